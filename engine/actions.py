@@ -1,0 +1,94 @@
+"""What a seat can ask to do. Positions are (column 0-3, row 0-2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .cards import COLUMNS, ROWS
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Take the next open seat (the lobby; not a turn action)."""
+
+    name: str
+    kind: ClassVar[str] = "join"
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Turn a face-down card face up: a setup reveal (R4.3) or the reveal after discarding (R6b)."""
+
+    column: int
+    row: int
+    kind: ClassVar[str] = "reveal"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Take the top card of the draw pile and look at it (R6b)."""
+
+    kind: ClassVar[str] = "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDiscard:
+    """Take the top card of the discard pile; it must replace a grid card (R6a)."""
+
+    kind: ClassVar[str] = "take_discard"
+
+
+@dataclass(frozen=True, slots=True)
+class Replace:
+    """Put the held card in the grid at (column, row); the replaced card is discarded."""
+
+    column: int
+    row: int
+    kind: ClassVar[str] = "replace"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Put the card drawn from the draw pile on the discard pile (R6b)."""
+
+    kind: ClassVar[str] = "discard"
+
+
+Action = Join | Reveal | Draw | TakeDiscard | Replace | Discard
+TurnAction = Reveal | Draw | TakeDiscard | Replace | Discard
+
+#: The action names a client sends, in the order they are documented.
+TURN_ACTION_KINDS: tuple[str, ...] = ("reveal", "draw", "take_discard", "replace", "discard")
+
+DRAW = Draw()
+TAKE_DISCARD = TakeDiscard()
+DISCARD = Discard()
+#: One shared instance per position, so listing legal actions allocates nothing.
+REVEALS: tuple[Reveal, ...] = tuple(Reveal(c, r) for c in range(COLUMNS) for r in range(ROWS))
+REPLACES: tuple[Replace, ...] = tuple(Replace(c, r) for c in range(COLUMNS) for r in range(ROWS))
+
+
+def action_to_data(action: Action) -> dict[str, Any]:
+    """Plain data, as the API lists legal actions: {"action", "column"?, "row"?}."""
+    if isinstance(action, Reveal | Replace):
+        return {"action": action.kind, "column": action.column, "row": action.row}
+    if isinstance(action, Join):
+        return {"action": action.kind, "name": action.name}
+    return {"action": action.kind}
+
+
+def action_from_data(data: dict[str, Any]) -> TurnAction:
+    """The inverse of `action_to_data` for turn actions; KeyError/ValueError on bad data."""
+    kind = data["action"]
+    if kind == "reveal":
+        return Reveal(int(data["column"]), int(data["row"]))
+    if kind == "replace":
+        return Replace(int(data["column"]), int(data["row"]))
+    if kind == "draw":
+        return DRAW
+    if kind == "take_discard":
+        return TAKE_DISCARD
+    if kind == "discard":
+        return DISCARD
+    raise ValueError(f"unknown action {kind!r}")

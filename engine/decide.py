@@ -1,0 +1,341 @@
+"""`decide(state, seat, action) -> events`: the rules of a move, as a pure function.
+
+An illegal action raises a typed `RuleError`. A legal one returns every event it causes
+(an action may end a turn, a round and the game at once). `decide` folds each event into a
+private draft as it goes, so the later events of one action see the effect of the earlier.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from . import errors
+from .actions import (
+    DISCARD,
+    DRAW,
+    REPLACES,
+    REVEALS,
+    TAKE_DISCARD,
+    Action,
+    Discard,
+    Draw,
+    Join,
+    Replace,
+    Reveal,
+    TakeDiscard,
+)
+from .cards import CELLS, COLUMN_MASKS, COLUMNS, FULL_DECK_COUNTER, ROWS
+from .events import (
+    CardDrawn,
+    CardReplaced,
+    CardRevealed,
+    ColumnRemoved,
+    DiscardTaken,
+    DrawnCardDiscarded,
+    DrawPileReshuffled,
+    Event,
+    FinalTurnsBegan,
+    GameCreated,
+    GameEnded,
+    PlayerJoined,
+    PlayStarted,
+    RoundDealt,
+    RoundEnded,
+    TurnPassed,
+)
+from .evolve import APPLY
+from .options import Options, check_seats
+from .scoring import closer_is_doubled, final_reveal, game_is_over, raw_score, round_scores
+from .scoring import winners as winning_seats
+from .shuffle import Shuffler
+from .state import (
+    CHOOSE,
+    FINISHED,
+    PLACE_DRAWN,
+    PLACE_TAKEN,
+    PLAYING,
+    REVEAL_AFTER_DISCARD,
+    SETUP,
+    WAITING,
+    GameState,
+)
+
+SETUP_REVEALS = 2  # R4.3
+
+
+def create_game(seats: int, options: Options | None = None) -> list[Event]:
+    """The first event of every game (R2, R12)."""
+    check_seats(seats)
+    options = options or Options()
+    return [GameCreated(seats, options.end_score, options.closer_penalty)]
+
+
+class _Decision:
+    """The events of one action, and the draft state they have produced so far."""
+
+    __slots__ = ("draft", "events", "shuffler")
+
+    def __init__(self, state: GameState, shuffler: Shuffler | None) -> None:
+        self.draft = state.copy()
+        self.events: list[Event] = []
+        self.shuffler = shuffler
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        APPLY[type(event)](self.draft, event)
+        self.draft.version += 1
+
+    def need_shuffler(self) -> Shuffler:
+        if self.shuffler is None:
+            raise ValueError("this action deals or reshuffles cards: pass a shuffler")
+        return self.shuffler
+
+
+def decide(
+    state: GameState, seat: int | None, action: Action, shuffler: Shuffler | None = None
+) -> list[Event]:
+    """The events `action` by `seat` causes, or a `RuleError` saying why it is illegal.
+
+    `shuffler` supplies card orders when the action deals a round or reshuffles (R4, R9).
+    """
+    return act(state, seat, action, shuffler)[0]
+
+
+def act(
+    state: GameState, seat: int | None, action: Action, shuffler: Shuffler | None = None
+) -> tuple[list[Event], GameState]:
+    """`decide`, together with the state after its events (saves folding them again)."""
+    if state.seats == 0:
+        raise errors.GameNotStarted("there is no game yet")
+    if state.phase == FINISHED:
+        raise errors.GameFinished()
+    decision = _Decision(state, shuffler)
+    if isinstance(action, Join):
+        _join(decision, action)
+        return decision.events, decision.draft
+    if seat is None:
+        raise errors.SpectatorCannotAct()
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
+        raise errors.UnknownSeat(f"there is no seat {seat!r} in this game")
+    phase = state.phase
+    if phase == PLAYING:
+        if seat != state.current:
+            raise errors.NotYourTurn(f"it is seat {state.current}'s turn")
+        _turn(decision, seat, action)
+    elif phase == SETUP:
+        _setup_reveal(decision, seat, action)
+    elif phase == WAITING:
+        raise errors.GameNotStarted("the game is waiting for players")
+    else:
+        raise errors.WrongStep("the round is being scored")
+    return decision.events, decision.draft
+
+
+def _join(decision: _Decision, action: Join) -> None:
+    state = decision.draft
+    if state.phase != WAITING or state.is_full:
+        raise errors.GameFull()
+    if not isinstance(action.name, str):
+        raise errors.WrongStep("a name is text")
+    seat = state.names.index(None)
+    decision.emit(PlayerJoined(seat, action.name))
+    if decision.draft.is_full:
+        _deal(decision, 1)
+
+
+def _deal(decision: _Decision, round_number: int) -> None:
+    order = tuple(decision.need_shuffler().deal_order(round_number))
+    if Counter(order) != FULL_DECK_COUNTER:
+        raise ValueError("a deal order must hold exactly the 150 cards of R1")
+    decision.emit(RoundDealt(round_number, order))
+
+
+def _cell(action: Reveal | Replace) -> int:
+    column, row = action.column, action.row
+    if (
+        isinstance(column, bool)
+        or isinstance(row, bool)
+        or not isinstance(column, int)
+        or not isinstance(row, int)
+        or not 0 <= column < COLUMNS
+        or not 0 <= row < ROWS
+    ):
+        raise errors.PositionOutOfRange(f"no card at column {column!r}, row {row!r}")
+    return column * ROWS + row
+
+
+def _setup_reveal(decision: _Decision, seat: int, action: Action) -> None:
+    if not isinstance(action, Reveal):
+        raise errors.SetupNotFinished()
+    state = decision.draft
+    grid = state.grids[seat]
+    if grid.up.bit_count() >= SETUP_REVEALS:
+        raise errors.SetupRevealsDone()
+    cell = _cell(action)
+    if grid.up >> cell & 1:
+        raise errors.CardAlreadyFaceUp()
+    decision.emit(CardRevealed(seat, action.column, action.row, grid.values[cell]))
+    grids = decision.draft.grids
+    if all(g.up.bit_count() >= SETUP_REVEALS for g in grids):
+        decision.emit(PlayStarted(state.round, _first_player(decision.draft)))
+
+
+def _first_player(state: GameState) -> int:
+    """R5: the previous round's closer; in round 1 the highest face-up sum, lowest seat on a tie."""
+    if state.round > 1 and state.last_closer is not None:
+        return state.last_closer
+    sums = [sum(g.values[i] for i in range(CELLS) if g.up >> i & 1) for g in state.grids]
+    return sums.index(max(sums))
+
+
+def _turn(decision: _Decision, seat: int, action: Action) -> None:
+    state = decision.draft
+    step = state.step
+    kind = type(action)
+    if kind is Draw or kind is TakeDiscard:
+        if step != CHOOSE:
+            _refuse_while_holding(step)
+        if kind is Draw:
+            if state.deck_pos >= len(state.deck):
+                _reshuffle(decision)
+                state = decision.draft
+            decision.emit(CardDrawn(seat, state.deck[state.deck_pos]))
+        else:
+            decision.emit(DiscardTaken(seat, state.discard[-1]))
+    elif kind is Replace:
+        if step != PLACE_DRAWN and step != PLACE_TAKEN:
+            _refuse_without_card(step)
+        assert isinstance(action, Replace)
+        cell = _cell(action)
+        grid = state.grids[seat]
+        if grid.gone >> cell & 1:
+            raise errors.PositionRemoved()
+        decision.emit(
+            CardReplaced(seat, action.column, action.row, state.held, grid.values[cell])  # type: ignore[arg-type]
+        )
+        _end_turn(decision, seat, action.column)
+    elif kind is Discard:
+        if step != PLACE_DRAWN:
+            if step == PLACE_TAKEN:
+                raise errors.MustPlaceTakenDiscard()
+            _refuse_without_card(step)
+        decision.emit(DrawnCardDiscarded(seat, state.held))  # type: ignore[arg-type]
+        if not decision.draft.grids[seat].face_down:  # nothing left to turn: cannot happen
+            _end_turn(decision, seat, None)
+    elif kind is Reveal:
+        if step != REVEAL_AFTER_DISCARD:
+            if step == CHOOSE:
+                raise errors.WrongStep("draw a card or take the discard first")
+            raise errors.CardAlreadyHeld()
+        assert isinstance(action, Reveal)
+        cell = _cell(action)
+        grid = state.grids[seat]
+        if grid.gone >> cell & 1:
+            raise errors.PositionRemoved()
+        if grid.up >> cell & 1:
+            raise errors.CardAlreadyFaceUp()
+        decision.emit(CardRevealed(seat, action.column, action.row, grid.values[cell]))
+        _end_turn(decision, seat, action.column)
+    else:
+        raise errors.WrongStep(f"{getattr(action, 'kind', action)!r} is not a turn action")
+
+
+def _refuse_while_holding(step: str) -> None:
+    if step == REVEAL_AFTER_DISCARD:
+        raise errors.MustRevealAfterDiscard()
+    raise errors.CardAlreadyHeld()
+
+
+def _refuse_without_card(step: str) -> None:
+    if step == REVEAL_AFTER_DISCARD:
+        raise errors.MustRevealAfterDiscard()
+    raise errors.NoCardHeld()
+
+
+def _reshuffle(decision: _Decision) -> None:
+    """R9: the discard pile but its top card becomes the new draw pile."""
+    state = decision.draft
+    rest = state.discard[:-1]
+    order = tuple(decision.need_shuffler().reshuffle(rest, state.round, state.reshuffles + 1))
+    if Counter(order) != Counter(rest):
+        raise ValueError("a reshuffle must hold exactly the cards under the top discard")
+    decision.emit(DrawPileReshuffled(order))
+
+
+def _end_turn(decision: _Decision, seat: int, column: int | None) -> None:
+    """Column removal (R8), then the closer (R10), then the next seat or the round's end."""
+    state = decision.draft
+    if column is not None:
+        grid = state.grids[seat]
+        mask = COLUMN_MASKS[column]
+        if grid.up & mask == mask and not grid.gone & mask:
+            base = column * ROWS
+            a, b, c = grid.values[base : base + ROWS]
+            if a == b == c:
+                decision.emit(ColumnRemoved(seat, column, a))
+    state = decision.draft
+    if state.closer is None:
+        if not state.grids[seat].face_down:
+            decision.emit(FinalTurnsBegan(seat))
+    elif state.final_turns_left <= 1:
+        _end_round(decision)
+        return
+    decision.emit(TurnPassed(seat, (seat + 1) % state.seats))
+
+
+def _end_round(decision: _Decision) -> None:
+    """R10 final reveal, R11 scoring, then R3: the game ends or the next round is dealt."""
+    state = decision.draft
+    closer = state.closer
+    assert closer is not None
+    grids = tuple(final_reveal(grid) for grid in state.grids)
+    raw = tuple(raw_score(cells) for cells in grids)
+    doubled = closer_is_doubled(raw, closer, state.options.closer_penalty)
+    scores = round_scores(raw, closer, doubled)
+    totals = tuple(total + score for total, score in zip(state.totals, scores, strict=True))
+    decision.emit(RoundEnded(state.round, closer, grids, raw, scores, doubled, totals))
+    if game_is_over(totals, state.options.end_score):
+        decision.emit(GameEnded(totals, winning_seats(totals)))
+    else:
+        _deal(decision, state.round + 1)
+
+
+def legal_actions(state: GameState, seat: int | None) -> Sequence[Action]:
+    """Every action `seat` may take now, each ready to pass to `decide` (never `Join`)."""
+    if seat is None:
+        return ()
+    phase = state.phase
+    if phase == PLAYING:
+        if seat != state.current:
+            return ()
+        step = state.step
+        if step == CHOOSE:
+            return (DRAW, TAKE_DISCARD)
+        grid = state.grids[seat]
+        if step == REVEAL_AFTER_DISCARD:
+            down = grid.face_down
+            return [REVEALS[i] for i in range(CELLS) if down >> i & 1]
+        gone = grid.gone
+        places: list[Action] = [REPLACES[i] for i in range(CELLS) if not gone >> i & 1]
+        if step == PLACE_DRAWN:
+            places.append(DISCARD)
+        return places
+    if phase == SETUP and 0 <= seat < state.seats:
+        grid = state.grids[seat]
+        if grid.up.bit_count() >= SETUP_REVEALS:
+            return ()
+        return [REVEALS[i] for i in range(CELLS) if not grid.up >> i & 1]
+    return ()
+
+
+def seats_to_act(state: GameState) -> tuple[int, ...]:
+    """The seats that have a legal action now: the current seat, or in setup every seat
+    with reveals left."""
+    if state.phase == PLAYING and state.current is not None:
+        return (state.current,)
+    if state.phase == SETUP:
+        return tuple(
+            seat for seat, grid in enumerate(state.grids) if grid.up.bit_count() < SETUP_REVEALS
+        )
+    return ()

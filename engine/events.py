@@ -1,0 +1,258 @@
+"""Events: past-tense facts, frozen, with plain-data payloads and a schema version per type.
+
+A game's log is a sequence of these; `evolve` folds them into the state. Payloads hold only
+ints, bools, strings, None and (nested) tuples, so they turn into JSON and back exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+FinalGrid = tuple[int | None, ...]  # 12 cells, index column * 3 + row; None = removed (R8)
+
+
+@dataclass(frozen=True, slots=True)
+class GameCreated:
+    """A game for `seats` players with its rule options (R2, R12)."""
+
+    seats: int
+    end_score: int
+    closer_penalty: bool
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerJoined:
+    seat: int
+    name: str
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDealt:
+    """A round dealt from `deck` (all 150 cards, top first): seat s gets cards 12s..12s+11 as
+    cells 0..11 (cell = column * 3 + row), the next card starts the discard pile and the rest
+    is the draw pile, top first (R4)."""
+
+    round: int
+    deck: tuple[int, ...]
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CardRevealed:
+    """A face-down card turned face up: a setup reveal (R4.3) or after a discard (R6b)."""
+
+    seat: int
+    column: int
+    row: int
+    value: int
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class PlayStarted:
+    """Every seat made its setup reveals; `seat` takes the first turn of the round (R5)."""
+
+    round: int
+    seat: int
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn:
+    """`seat` took the top of the draw pile; only that seat may see `value` (R7)."""
+
+    seat: int
+    value: int
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardTaken:
+    seat: int
+    value: int
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CardReplaced:
+    """The held card `value` now lies face up at (column, row); `replaced` went face up onto
+    the discard pile (R6)."""
+
+    seat: int
+    column: int
+    row: int
+    value: int
+    replaced: int
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnCardDiscarded:
+    seat: int
+    value: int
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnRemoved:
+    """Three equal face-up cards of `column` went onto the discard pile (R8)."""
+
+    seat: int
+    column: int
+    value: int
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class DrawPileReshuffled:
+    """The draw pile ran out: the discard pile but its top card became the draw pile in
+    `order`, top first (R9)."""
+
+    order: tuple[int, ...]
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPassed:
+    seat: int
+    next_seat: int
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class FinalTurnsBegan:
+    """`closer` ended a turn with no face-down card: each other seat plays once more (R10)."""
+
+    closer: int
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    """The round is scored (R10, R11). `grids` are after the final reveal (None = removed)."""
+
+    round: int
+    closer: int
+    grids: tuple[FinalGrid, ...]
+    raw_scores: tuple[int, ...]
+    round_scores: tuple[int, ...]
+    closer_doubled: bool
+    totals: tuple[int, ...]
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """A total reached the end score; the lowest totals win, ties shared (R3)."""
+
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+Event = (
+    GameCreated
+    | PlayerJoined
+    | RoundDealt
+    | CardRevealed
+    | PlayStarted
+    | CardDrawn
+    | DiscardTaken
+    | CardReplaced
+    | DrawnCardDiscarded
+    | ColumnRemoved
+    | DrawPileReshuffled
+    | TurnPassed
+    | FinalTurnsBegan
+    | RoundEnded
+    | GameEnded
+)
+
+EVENT_TYPES: dict[str, type[Any]] = {
+    cls.__name__: cls
+    for cls in (
+        GameCreated,
+        PlayerJoined,
+        RoundDealt,
+        CardRevealed,
+        PlayStarted,
+        CardDrawn,
+        DiscardTaken,
+        CardReplaced,
+        DrawnCardDiscarded,
+        ColumnRemoved,
+        DrawPileReshuffled,
+        TurnPassed,
+        FinalTurnsBegan,
+        RoundEnded,
+        GameEnded,
+    )
+}
+
+
+class UnknownEventType(ValueError):
+    pass
+
+
+def event_type(event: Event) -> str:
+    return type(event).__name__
+
+
+def schema_version(event: Event) -> int:
+    return type(event).SCHEMA_VERSION
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_frozen(item) for item in value)
+    return value
+
+
+def event_to_data(event: Event) -> dict[str, Any]:
+    """The event's payload as JSON-able data (tuples become lists)."""
+    return {f.name: _plain(getattr(event, f.name)) for f in fields(event)}
+
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+#: (type name, stored version) -> function turning that payload into version + 1.
+UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+
+
+def upcast(type_name: str, version: int, data: dict[str, Any]) -> dict[str, Any]:
+    """Bring a stored payload up to the current schema version of its type."""
+    cls = EVENT_TYPES.get(type_name)
+    if cls is None:
+        raise UnknownEventType(type_name)
+    while version < cls.SCHEMA_VERSION:
+        data = UPCASTERS[(type_name, version)](data)
+        version += 1
+    if version != cls.SCHEMA_VERSION:
+        raise ValueError(f"{type_name} has no schema version {version}")
+    return data
+
+
+def event_from_data(type_name: str, data: dict[str, Any], version: int | None = None) -> Event:
+    """Rebuild an event from its type name and payload, upcasting an older schema version.
+
+    Raises UnknownEventType, or TypeError/ValueError for a payload of the wrong shape.
+    """
+    cls = EVENT_TYPES.get(type_name)
+    if cls is None:
+        raise UnknownEventType(type_name)
+    if version is not None:
+        data = upcast(type_name, version, data)
+    if not isinstance(data, dict):
+        raise TypeError("an event payload is an object")
+    event: Event = cls(**{key: _frozen(value) for key, value in data.items()})
+    return event

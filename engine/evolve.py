@@ -1,0 +1,234 @@
+"""`evolve(state, event) -> state`: apply one event, never validating. Replay is a fold.
+
+Each `_apply_*` writes to a private copy of the state that nobody else holds yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .cards import ALL_CELLS_MASK, CELLS, COLUMN_MASKS, ROWS
+from .events import (
+    CardDrawn,
+    CardReplaced,
+    CardRevealed,
+    ColumnRemoved,
+    DiscardTaken,
+    DrawnCardDiscarded,
+    DrawPileReshuffled,
+    Event,
+    FinalTurnsBegan,
+    GameCreated,
+    GameEnded,
+    PlayerJoined,
+    PlayStarted,
+    RoundDealt,
+    RoundEnded,
+    TurnPassed,
+)
+from .options import Options
+from .state import (
+    CHOOSE,
+    DECK,
+    DISCARD_PILE,
+    EMPTY,
+    FINISHED,
+    PLACE_DRAWN,
+    PLACE_TAKEN,
+    PLAYING,
+    REVEAL_AFTER_DISCARD,
+    ROUND_ENDED,
+    SETUP,
+    TURN_DONE,
+    WAITING,
+    GameState,
+    Grid,
+    RoundResult,
+)
+
+
+def _set_grid(s: GameState, seat: int, grid: Grid) -> None:
+    grids = list(s.grids)
+    grids[seat] = grid
+    s.grids = tuple(grids)
+
+
+def _game_created(s: GameState, e: GameCreated) -> None:
+    s.seats = e.seats
+    s.options = Options(end_score=e.end_score, closer_penalty=e.closer_penalty)
+    s.names = (None,) * e.seats
+    s.totals = (0,) * e.seats
+    s.phase = WAITING
+
+
+def _player_joined(s: GameState, e: PlayerJoined) -> None:
+    names = list(s.names)
+    names[e.seat] = e.name
+    s.names = tuple(names)
+
+
+def _round_dealt(s: GameState, e: RoundDealt) -> None:
+    deck = e.deck
+    seats = s.seats
+    s.grids = tuple(Grid(deck[seat * CELLS : (seat + 1) * CELLS]) for seat in range(seats))
+    s.discard = (deck[seats * CELLS],)
+    s.deck = deck
+    s.deck_pos = seats * CELLS + 1
+    s.phase = SETUP
+    s.round = e.round
+    s.current = None
+    s.step = CHOOSE
+    s.held = None
+    s.held_from = None
+    s.closer = None
+    s.final_turns_left = 0
+    s.reshuffles = 0
+
+
+def _card_revealed(s: GameState, e: CardRevealed) -> None:
+    grid = s.grids[e.seat]
+    _set_grid(s, e.seat, grid._replace(up=grid.up | 1 << (e.column * ROWS + e.row)))
+    if s.phase == PLAYING:
+        s.step = TURN_DONE
+
+
+def _play_started(s: GameState, e: PlayStarted) -> None:
+    s.phase = PLAYING
+    s.current = e.seat
+    s.step = CHOOSE
+
+
+def _card_drawn(s: GameState, e: CardDrawn) -> None:
+    s.held = s.deck[s.deck_pos]
+    s.deck_pos += 1
+    s.held_from = DECK
+    s.step = PLACE_DRAWN
+
+
+def _discard_taken(s: GameState, e: DiscardTaken) -> None:
+    s.held = s.discard[-1]
+    s.discard = s.discard[:-1]
+    s.held_from = DISCARD_PILE
+    s.step = PLACE_TAKEN
+
+
+def _card_replaced(s: GameState, e: CardReplaced) -> None:
+    grid = s.grids[e.seat]
+    cell = e.column * ROWS + e.row
+    values = list(grid.values)
+    replaced = values[cell]
+    values[cell] = s.held  # type: ignore[assignment]
+    _set_grid(s, e.seat, grid._replace(values=tuple(values), up=grid.up | 1 << cell))
+    s.discard = (*s.discard, replaced)
+    s.held = None
+    s.held_from = None
+    s.step = TURN_DONE
+
+
+def _drawn_card_discarded(s: GameState, e: DrawnCardDiscarded) -> None:
+    s.discard = (*s.discard, s.held)  # type: ignore[arg-type]
+    s.held = None
+    s.held_from = None
+    s.step = REVEAL_AFTER_DISCARD
+
+
+def _column_removed(s: GameState, e: ColumnRemoved) -> None:
+    grid = s.grids[e.seat]
+    base = e.column * ROWS
+    s.discard = (*s.discard, *grid.values[base : base + ROWS])
+    _set_grid(s, e.seat, grid._replace(gone=grid.gone | COLUMN_MASKS[e.column]))
+
+
+def _draw_pile_reshuffled(s: GameState, e: DrawPileReshuffled) -> None:
+    s.deck = e.order
+    s.deck_pos = 0
+    s.discard = s.discard[-1:]
+    s.reshuffles += 1
+
+
+def _turn_passed(s: GameState, e: TurnPassed) -> None:
+    if s.closer is not None and e.seat != s.closer:
+        s.final_turns_left -= 1
+    s.current = e.next_seat
+    s.step = CHOOSE
+
+
+def _final_turns_began(s: GameState, e: FinalTurnsBegan) -> None:
+    s.closer = e.closer
+    s.final_turns_left = s.seats - 1
+
+
+def _round_ended(s: GameState, e: RoundEnded) -> None:
+    grids = []
+    discard = list(s.discard)
+    for grid, final in zip(s.grids, e.grids, strict=True):
+        gone = 0
+        for cell, value in enumerate(final):
+            if value is None:
+                gone |= 1 << cell
+                if not grid.gone >> cell & 1:  # removed at the final reveal (R10)
+                    discard.append(grid.values[cell])
+        grids.append(Grid(grid.values, ALL_CELLS_MASK & ~gone, gone))
+    s.grids = tuple(grids)
+    s.discard = tuple(discard)
+    s.totals = e.totals
+    s.rounds = (
+        *s.rounds,
+        RoundResult(e.round, e.closer, e.grids, e.raw_scores, e.round_scores, e.closer_doubled),
+    )
+    s.last_closer = e.closer
+    s.phase = ROUND_ENDED
+    s.current = None
+    s.step = CHOOSE
+
+
+def _game_ended(s: GameState, e: GameEnded) -> None:
+    s.phase = FINISHED
+    s.winners = e.winners
+    s.totals = e.totals
+
+
+APPLY: dict[type[Any], Callable[[GameState, Any], None]] = {
+    GameCreated: _game_created,
+    PlayerJoined: _player_joined,
+    RoundDealt: _round_dealt,
+    CardRevealed: _card_revealed,
+    PlayStarted: _play_started,
+    CardDrawn: _card_drawn,
+    DiscardTaken: _discard_taken,
+    CardReplaced: _card_replaced,
+    DrawnCardDiscarded: _drawn_card_discarded,
+    ColumnRemoved: _column_removed,
+    DrawPileReshuffled: _draw_pile_reshuffled,
+    TurnPassed: _turn_passed,
+    FinalTurnsBegan: _final_turns_began,
+    RoundEnded: _round_ended,
+    GameEnded: _game_ended,
+}
+
+
+def apply_in_place(state: GameState, event: Event) -> None:
+    """Apply `event` to a state the caller owns exclusively (a fresh copy)."""
+    APPLY[type(event)](state, event)
+    state.version += 1
+
+
+def evolve(state: GameState, event: Event) -> GameState:
+    """The state after `event`. `state` itself is left as it was."""
+    new = state.copy()
+    APPLY[type(event)](new, event)
+    new.version += 1
+    return new
+
+
+def replay(events: Iterable[Event], state: GameState = EMPTY) -> GameState:
+    """Fold `evolve` over a log, from the empty state (or from a snapshot `state`)."""
+    new = state.copy()
+    apply = APPLY
+    count = 0
+    for event in events:
+        apply[type(event)](new, event)
+        count += 1
+    new.version += count
+    return new

@@ -1,0 +1,43 @@
+"""Rule options (R12): fixed when the game is created and recorded in its first event."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .errors import InvalidOptions
+
+MIN_SEATS = 2
+MAX_SEATS = 8
+DEFAULT_END_SCORE = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """`end_score` ends the game (R3); `closer_penalty` turns R11's doubling on or off."""
+
+    end_score: int = DEFAULT_END_SCORE
+    closer_penalty: bool = True
+
+    def __post_init__(self) -> None:
+        if isinstance(self.end_score, bool) or not isinstance(self.end_score, int):
+            raise InvalidOptions("end_score must be a whole number")
+        if self.end_score < 1:
+            raise InvalidOptions("end_score must be positive")
+        if not isinstance(self.closer_penalty, bool):
+            raise InvalidOptions("closer_penalty must be true or false")
+
+    def to_data(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Options:
+        return cls(**data)
+
+
+def check_seats(seats: int) -> None:
+    """R2: 2 to 8 players."""
+    if isinstance(seats, bool) or not isinstance(seats, int):
+        raise InvalidOptions("seats must be a whole number")
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise InvalidOptions(f"seats must be between {MIN_SEATS} and {MAX_SEATS}")

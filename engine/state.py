@@ -1,0 +1,196 @@
+"""The game state: what the rules need to know between two events.
+
+`GameState` is never mutated once handed out: `evolve` returns a new one, so a state taken
+before an action stays valid after it. Its attributes are read-only by convention (the engine
+only writes to a private copy it has just made), which keeps replay allocation-light.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .cards import ALL_CELLS_MASK
+from .options import Options
+
+# Phases of a game (the API's `status`).
+WAITING = "waiting"  # seats still open, nothing dealt
+SETUP = "setup"  # a round is dealt; seats make their two reveals (R4.3)
+PLAYING = "playing"  # turns (R6)
+ROUND_ENDED = "round_ended"  # scored; only ever seen between two events of one action
+FINISHED = "finished"  # R3: someone reached the end score
+
+# Steps of a turn while PLAYING.
+CHOOSE = "choose"  # draw from the draw pile or take the discard
+PLACE_DRAWN = "place_drawn"  # holding a drawn card: replace or discard it
+PLACE_TAKEN = "place_taken"  # holding the taken discard: replace (R6a)
+REVEAL_AFTER_DISCARD = "reveal_after_discard"  # turn one face-down card (R6b)
+TURN_DONE = "turn_done"  # the card is placed; column removal and passing follow
+
+DECK = "deck"
+DISCARD_PILE = "discard"
+
+
+class Grid(NamedTuple):
+    """One player's 12 cards: values, a bit mask of face-up cells and of removed cells."""
+
+    values: tuple[int, ...]
+    up: int = 0
+    gone: int = 0
+
+    @property
+    def face_down(self) -> int:
+        """Bit mask of the cells still face down."""
+        return ALL_CELLS_MASK & ~(self.up | self.gone)
+
+    def is_up(self, cell: int) -> bool:
+        return bool(self.up >> cell & 1)
+
+    def is_gone(self, cell: int) -> bool:
+        return bool(self.gone >> cell & 1)
+
+    def remaining_values(self) -> list[int]:
+        """The cards still in the grid (removed columns aside)."""
+        gone = self.gone
+        return [v for i, v in enumerate(self.values) if not gone >> i & 1]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A scored round (R11): grids after the final reveal, None where a column was removed."""
+
+    round: int
+    closer: int
+    grids: tuple[tuple[int | None, ...], ...]
+    raw_scores: tuple[int, ...]
+    round_scores: tuple[int, ...]
+    closer_doubled: bool
+
+
+_SLOTS = (
+    "seats",
+    "options",
+    "names",
+    "phase",
+    "round",
+    "grids",
+    "totals",
+    "deck",
+    "deck_pos",
+    "discard",
+    "current",
+    "step",
+    "held",
+    "held_from",
+    "closer",
+    "final_turns_left",
+    "last_closer",
+    "reshuffles",
+    "rounds",
+    "winners",
+    "version",
+)
+
+
+class GameState:
+    """Everything the rules know after `version` events. Treat as immutable."""
+
+    __slots__ = _SLOTS
+
+    seats: int
+    options: Options
+    names: tuple[str | None, ...]
+    phase: str
+    round: int
+    grids: tuple[Grid, ...]
+    totals: tuple[int, ...]
+    deck: tuple[int, ...]  # the current draw pile order, top first, from deck_pos on
+    deck_pos: int
+    discard: tuple[int, ...]  # bottom first; the top card is the last
+    current: int | None
+    step: str
+    held: int | None
+    held_from: str | None
+    closer: int | None
+    final_turns_left: int
+    last_closer: int | None
+    reshuffles: int  # how many times the draw pile ran out this round (R9)
+    rounds: tuple[RoundResult, ...]
+    winners: tuple[int, ...]
+    version: int
+
+    def __init__(self) -> None:
+        """The state before any event: no game yet."""
+        self.seats = 0
+        self.options = Options()
+        self.names = ()
+        self.phase = WAITING
+        self.round = 0
+        self.grids = ()
+        self.totals = ()
+        self.deck = ()
+        self.deck_pos = 0
+        self.discard = ()
+        self.current = None
+        self.step = CHOOSE
+        self.held = None
+        self.held_from = None
+        self.closer = None
+        self.final_turns_left = 0
+        self.last_closer = None
+        self.reshuffles = 0
+        self.rounds = ()
+        self.winners = ()
+        self.version = 0
+
+    def copy(self) -> GameState:
+        """A shallow copy: every field is immutable, so nothing is shared mutably."""
+        new = GameState.__new__(GameState)
+        for name in _SLOTS:
+            setattr(new, name, getattr(self, name))
+        return new
+
+    def _key(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in _SLOTS)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"GameState(version={self.version}, phase={self.phase!r}, round={self.round}, "
+            f"current={self.current}, step={self.step!r})"
+        )
+
+    # Derived facts, named after the rules.
+
+    @property
+    def draw_pile(self) -> tuple[int, ...]:
+        return self.deck[self.deck_pos :]
+
+    @property
+    def deck_size(self) -> int:
+        return len(self.deck) - self.deck_pos
+
+    @property
+    def discard_top(self) -> int | None:
+        return self.discard[-1] if self.discard else None
+
+    @property
+    def is_full(self) -> bool:
+        return self.seats > 0 and all(name is not None for name in self.names)
+
+    def cards_in_play(self) -> list[int]:
+        """Every card the round holds (R1 conservation): grids, draw pile, discard, held."""
+        cards = list(self.draw_pile) + list(self.discard)
+        for grid in self.grids:
+            cards.extend(grid.remaining_values())
+        if self.held is not None:
+            cards.append(self.held)
+        return cards
+
+
+EMPTY = GameState()

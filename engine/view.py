@@ -1,0 +1,245 @@
+"""What one seat (or a spectator, `seat=None`) may know: `view` for the state, `event_for_viewer`
+for one event of the log.
+
+R7 and R4: face-down cards are unknown to everyone, their owner included; the draw pile's order
+is unknown; a card drawn from the draw pile is seen by its drawer only until it is placed.
+`reveal_all=True` lifts all of this, for replaying a finished game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action, action_to_data
+from .cards import COLUMNS, ROWS
+from .decide import legal_actions
+from .events import CardDrawn, DrawPileReshuffled, Event, RoundDealt, event_to_data
+from .state import DECK, PLAYING, GameState, Grid, RoundResult
+
+FACE_DOWN = "face_down"
+FACE_UP = "face_up"
+REMOVED = "removed"
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    state: str  # FACE_DOWN, FACE_UP or REMOVED
+    value: int | None  # None unless the viewer may know it
+
+
+@dataclass(frozen=True, slots=True)
+class HeldCard:
+    seat: int
+    source: str  # "deck" or "discard"
+    value: int | None  # None for everyone R7 hides a drawn card from
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    seat: int
+    name: str | None
+    total: int
+    grid: tuple[tuple[Cell, ...], ...]  # 4 columns of 3 cells; empty before the first deal
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPlayer:
+    seat: int
+    grid: tuple[tuple[Cell, ...], ...]
+    raw_score: int
+    round_score: int
+    doubled: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSummary:
+    round: int
+    closer_seat: int
+    players: tuple[RoundPlayer, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """The game as one viewer may see it: the API's game resource, less its id and options."""
+
+    version: int
+    status: str
+    round: int
+    seats: int
+    open_seats: int
+    you: int | None
+    current_seat: int | None
+    closer_seat: int | None
+    discard_top: int | None
+    discard_size: int
+    deck_size: int
+    held_card: HeldCard | None
+    players: tuple[PlayerView, ...]
+    legal_actions: tuple[Action, ...]
+    rounds: tuple[RoundSummary, ...]
+    winners: tuple[int, ...] | None
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain JSON-able data in the API's field names."""
+        return {
+            "version": self.version,
+            "status": self.status,
+            "round": self.round,
+            "seats": self.seats,
+            "open_seats": self.open_seats,
+            "options": self.options,
+            "you": self.you,
+            "current_seat": self.current_seat,
+            "closer_seat": self.closer_seat,
+            "discard_top": self.discard_top,
+            "discard_size": self.discard_size,
+            "deck_size": self.deck_size,
+            "held_card": None
+            if self.held_card is None
+            else {
+                "seat": self.held_card.seat,
+                "source": self.held_card.source,
+                "value": self.held_card.value,
+            },
+            "players": [
+                {"seat": p.seat, "name": p.name, "total": p.total, "grid": _grid_data(p.grid)}
+                for p in self.players
+            ],
+            "legal_actions": [action_to_data(a) for a in self.legal_actions],
+            "rounds": [
+                {
+                    "round": r.round,
+                    "closer_seat": r.closer_seat,
+                    "players": [
+                        {
+                            "seat": p.seat,
+                            "grid": _grid_data(p.grid),
+                            "raw_score": p.raw_score,
+                            "round_score": p.round_score,
+                            "doubled": p.doubled,
+                        }
+                        for p in r.players
+                    ],
+                }
+                for r in self.rounds
+            ],
+            "winners": None if self.winners is None else list(self.winners),
+        }
+
+
+def _grid_data(grid: tuple[tuple[Cell, ...], ...]) -> list[list[dict[str, Any]]]:
+    return [[{"state": c.state, "value": c.value} for c in column] for column in grid]
+
+
+_REMOVED = Cell(REMOVED, None)
+_HIDDEN = Cell(FACE_DOWN, None)
+
+
+def _grid_view(grid: Grid, reveal_all: bool) -> tuple[tuple[Cell, ...], ...]:
+    columns = []
+    for column in range(COLUMNS):
+        cells = []
+        for row in range(ROWS):
+            cell = column * ROWS + row
+            if grid.gone >> cell & 1:
+                cells.append(_REMOVED)
+            elif grid.up >> cell & 1:
+                cells.append(Cell(FACE_UP, grid.values[cell]))
+            elif reveal_all:
+                cells.append(Cell(FACE_DOWN, grid.values[cell]))
+            else:
+                cells.append(_HIDDEN)
+        columns.append(tuple(cells))
+    return tuple(columns)
+
+
+def _final_grid_view(cells: tuple[int | None, ...]) -> tuple[tuple[Cell, ...], ...]:
+    return tuple(
+        tuple(
+            _REMOVED if cells[c * ROWS + r] is None else Cell(FACE_UP, cells[c * ROWS + r])
+            for r in range(ROWS)
+        )
+        for c in range(COLUMNS)
+    )
+
+
+def _round_summary(result: RoundResult) -> RoundSummary:
+    return RoundSummary(
+        round=result.round,
+        closer_seat=result.closer,
+        players=tuple(
+            RoundPlayer(
+                seat=seat,
+                grid=_final_grid_view(cells),
+                raw_score=result.raw_scores[seat],
+                round_score=result.round_scores[seat],
+                doubled=result.closer_doubled and seat == result.closer,
+            )
+            for seat, cells in enumerate(result.grids)
+        ),
+    )
+
+
+def view(state: GameState, seat: int | None, *, reveal_all: bool = False) -> GameView:
+    """Exactly what `seat` may know now (`None`: a spectator), with its legal actions."""
+    held = None
+    if state.held is not None and state.current is not None:
+        visible = reveal_all or state.held_from != DECK or seat == state.current
+        held = HeldCard(state.current, state.held_from or DECK, state.held if visible else None)
+    grids = state.grids
+    players = tuple(
+        PlayerView(
+            seat=s,
+            name=state.names[s],
+            total=state.totals[s] if state.totals else 0,
+            grid=_grid_view(grids[s], reveal_all) if grids else (),
+        )
+        for s in range(state.seats)
+    )
+    return GameView(
+        version=state.version,
+        status=state.phase,
+        round=state.round,
+        seats=state.seats,
+        open_seats=sum(1 for name in state.names if name is None),
+        you=seat,
+        current_seat=state.current if state.phase == PLAYING else None,
+        closer_seat=state.closer,
+        discard_top=state.discard_top,
+        discard_size=len(state.discard),
+        deck_size=state.deck_size,
+        held_card=held,
+        players=players,
+        legal_actions=tuple(legal_actions(state, seat)),
+        rounds=tuple(_round_summary(r) for r in state.rounds),
+        winners=state.winners if state.winners else None,
+        options=state.options.to_data(),
+    )
+
+
+def event_for_viewer(
+    event: Event, viewer: int | None, seats: int, *, reveal_all: bool = False
+) -> dict[str, Any]:
+    """What `viewer` may learn from one event, as plain data.
+
+    A deal shows no card but the one that starts the discard pile; a reshuffle shows only the
+    size of the new draw pile; a draw shows its value to the drawer only (R7). Every other event
+    shows cards that are face up for everyone once it has happened.
+    """
+    data = event_to_data(event)
+    if reveal_all:
+        return data
+    if isinstance(event, RoundDealt):
+        first_discard = seats * ROWS * COLUMNS
+        return {
+            "round": event.round,
+            "discard_top": event.deck[first_discard],
+            "deck_size": len(event.deck) - first_discard - 1,
+        }
+    if isinstance(event, DrawPileReshuffled):
+        return {"deck_size": len(event.order)}
+    if isinstance(event, CardDrawn) and viewer != event.seat:
+        data["value"] = None
+    return data
