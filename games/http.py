@@ -1,0 +1,64 @@
+"""HTTP details shared by the views: ETags, If-Match, Idempotency-Key."""
+
+from __future__ import annotations
+
+import re
+
+from rest_framework.request import Request
+
+from .problems import Problem
+
+_ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,12})"?\s*$')
+MAX_IDEMPOTENCY_KEY = 255
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'
+
+
+def parse_version_header(request: Request, header: str) -> int | None:
+    """A version from If-Match (`"12"`); None when the header is absent."""
+    raw = request.headers.get(header)
+    if raw is None:
+        return None
+    match = _ETAG.match(raw)
+    if match is None:
+        raise Problem(
+            400,
+            "invalid_request",
+            f'{header} takes a game version as an ETag, e.g. "12".',
+            errors={header: ["Expected a quoted version number."]},
+        )
+    return int(match.group(1))
+
+
+def if_none_match(request: Request) -> set[str]:
+    """The versions named by If-None-Match (`*` matches any)."""
+    raw = request.headers.get("If-None-Match")
+    if not raw:
+        return set()
+    tags = set()
+    for part in raw.split(","):
+        part = part.strip()
+        if part == "*":
+            tags.add("*")
+            continue
+        match = _ETAG.match(part)
+        if match:
+            tags.add(match.group(1))
+    return tags
+
+
+def idempotency_key(request: Request) -> str | None:
+    raw = request.headers.get("Idempotency-Key")
+    if raw is None:
+        return None
+    key = raw.strip()
+    if not key or len(key) > MAX_IDEMPOTENCY_KEY or not key.isprintable():
+        raise Problem(
+            400,
+            "invalid_request",
+            f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} printable characters.",
+            errors={"Idempotency-Key": ["Invalid key."]},
+        )
+    return key

@@ -1,0 +1,120 @@
+"""Storage: each game is an append-only log of engine events.
+
+`Game` holds what the log cannot (the hidden seed) and summary columns derived from the log
+(status, version, round...), kept for listing and locking and rebuildable from it. `GameEvent`
+rows are only ever inserted: updating or deleting one raises `AppendOnlyError`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.db import models
+
+
+class AppendOnlyError(Exception):
+    """Events are facts: they are never changed or removed."""
+
+
+class Status(models.TextChoices):
+    WAITING = "waiting"
+    SETUP = "setup"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class Game(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    seats = models.PositiveSmallIntegerField()
+    options = models.JSONField()
+    # The seed of every shuffle: hidden, since it would reveal every card.
+    seed = models.BigIntegerField()
+    # Summary of the log (derived; `rebuild_summary` recomputes them).
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    version = models.PositiveIntegerField(default=0)
+    round = models.PositiveSmallIntegerField(default=0)
+    current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    players_joined = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"Game {self.id} ({self.status}, v{self.version})"
+
+
+class Seat(models.Model):
+    """A joined player: its name and the hash of its bearer token (the token is never stored)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_rows")
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=64)
+    token_hash = models.CharField(max_length=64, unique=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="unique_game_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.seat})"
+
+
+class GameEventQuerySet(models.QuerySet["GameEvent"]):
+    def update(self, **kwargs: Any) -> int:
+        raise AppendOnlyError("game events cannot be updated")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("game events cannot be deleted")
+
+
+class GameEvent(models.Model):
+    """One engine event of one game, at its place in the log (1, 2, 3... without gaps)."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    sequence = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    payload = models.JSONField()
+    schema_version = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = GameEventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "sequence"], name="unique_game_sequence")
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.sequence} {self.type}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("game events cannot be updated")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("game events cannot be deleted")
+
+
+class IdempotentResponse(models.Model):
+    """The first answer to an action sent with an `Idempotency-Key`, replayed on retries."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="idempotent_responses")
+    seat = models.PositiveSmallIntegerField()
+    key = models.CharField(max_length=255)
+    request_hash = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat", "key"], name="unique_idempotency_key")
+        ]

@@ -1,0 +1,156 @@
+"""Every error is an RFC 9457 problem: `application/problem+json` with `type`, `title`,
+`status`, `detail` and a stable machine `code` (and `errors` for field errors)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, JsonResponse
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from engine import RuleError
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+PROBLEM_TYPE_BASE = "https://skyjo.dev/problems/"
+
+#: Every problem code the API can answer with, and its title (the README lists them).
+TITLES: dict[str, str] = {
+    "invalid_request": "The request is not valid",
+    "invalid_token": "Missing or invalid seat token",
+    "game_not_found": "No such game",
+    "not_found": "Not found",
+    "method_not_allowed": "Method not allowed",
+    "not_acceptable": "Not acceptable",
+    "unsupported_media_type": "Unsupported media type",
+    "payload_too_large": "Request body too large",
+    "version_mismatch": "The game has moved on",
+    "idempotency_key_reused": "Idempotency key reused with another request",
+    "throttled": "Too many requests",
+    "concurrent_update": "Another action changed the game at the same time",
+    "server_error": "Internal server error",
+    "game_not_finished": "The game is not finished",
+    "invalid_history": "The history does not replay",
+}
+
+
+def problem_type(code: str) -> str:
+    return PROBLEM_TYPE_BASE + code
+
+
+def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "type": problem_type(code),
+        "title": TITLES.get(code) or code.replace("_", " ").capitalize(),
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
+
+
+class Problem(exceptions.APIException):
+    """An API error with a stable code. Raise it from services and views."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        detail: str,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(detail=detail, code=code)
+        self.status_code = status
+        self.problem_code = code
+        self.problem_detail = detail
+        self.extra = extra
+        self.headers = headers or {}
+
+
+def problem_response(
+    status: int, code: str, detail: str, headers: dict[str, str] | None = None, **extra: Any
+) -> Response:
+    return Response(
+        problem_body(status, code, detail, **extra),
+        status=status,
+        headers=headers,
+        content_type=PROBLEM_CONTENT_TYPE,
+    )
+
+
+def _field_errors(detail: Any) -> Any:
+    """DRF's nested error details as plain lists of messages."""
+    if isinstance(detail, dict):
+        return {str(key): _field_errors(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        return [_field_errors(item) for item in detail]
+    return str(detail)
+
+
+def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's exception handler, answering problem details for every error."""
+    set_rollback()
+    if isinstance(exc, Problem):
+        return problem_response(
+            exc.status_code, exc.problem_code, exc.problem_detail, exc.headers, **exc.extra
+        )
+    if isinstance(exc, RuleError):
+        return problem_response(409, exc.code, exc.message)
+    if isinstance(exc, exceptions.ValidationError):
+        errors = _field_errors(exc.detail)
+        if not isinstance(errors, dict):
+            errors = {"non_field_errors": errors if isinstance(errors, list) else [errors]}
+        return problem_response(400, "invalid_request", "Some fields are not valid.", errors=errors)
+    if isinstance(exc, exceptions.ParseError):
+        return problem_response(400, "invalid_request", f"Malformed request body: {exc.detail}")
+    if isinstance(exc, exceptions.AuthenticationFailed | exceptions.NotAuthenticated):
+        return problem_response(
+            401, "invalid_token", str(exc.detail), {"WWW-Authenticate": 'Bearer realm="skyjo"'}
+        )
+    if isinstance(exc, exceptions.Throttled):
+        wait = max(1, int(exc.wait or 1))
+        return problem_response(
+            429,
+            "throttled",
+            f"Too many requests; retry in {wait} s.",
+            {"Retry-After": str(wait)},
+            retry_after=wait,
+        )
+    if isinstance(exc, Http404 | exceptions.NotFound):
+        return problem_response(404, "not_found", "Not found.")
+    if isinstance(exc, exceptions.MethodNotAllowed):
+        return problem_response(405, "method_not_allowed", str(exc.detail))
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        return problem_response(415, "unsupported_media_type", str(exc.detail))
+    if isinstance(exc, exceptions.NotAcceptable):
+        return problem_response(406, "not_acceptable", str(exc.detail))
+    if isinstance(exc, exceptions.PermissionDenied | DjangoPermissionDenied):
+        return problem_response(403, "forbidden", "You may not do this.")
+    if isinstance(exc, exceptions.APIException):
+        code = exc.get_codes() if isinstance(exc.get_codes(), str) else "error"
+        return problem_response(exc.status_code, str(code), str(exc.detail))
+    return None
+
+
+def _json_problem(status: int, code: str, detail: str) -> JsonResponse:
+    return JsonResponse(
+        problem_body(status, code, detail), status=status, content_type=PROBLEM_CONTENT_TYPE
+    )
+
+
+def not_found_view(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    """handler404: problem details outside DRF views too."""
+    return _json_problem(404, "not_found", "Not found.")
+
+
+def server_error_view(request: HttpRequest) -> JsonResponse:
+    """handler500: never a bare HTML page."""
+    return _json_problem(500, "server_error", "An unexpected error occurred.")
+
+
+def bad_request_view(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    """handler400, e.g. a request body over the size limit."""
+    return _json_problem(400, "invalid_request", "Bad request.")

@@ -1,0 +1,224 @@
+"""Input serializers (validation) and output serializers (the documented response shapes).
+
+Inputs refuse unknown fields, so a misspelt field is an error rather than silently ignored.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from rest_framework import serializers
+
+from engine.options import DEFAULT_END_SCORE, MAX_SEATS, MIN_SEATS
+
+MAX_SEED = 2**63 - 1
+MAX_END_SCORE = 100_000
+MAX_NAME_LENGTH = 40
+
+
+class StrictSerializer(serializers.Serializer):
+    """Refuses fields it does not know."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {name: ["This field is not allowed."] for name in unknown}
+                )
+        return super().to_internal_value(data)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """Only a JSON integer: no strings, floats or booleans."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """Only JSON true or false."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
+class StrictCharField(serializers.CharField):
+    """Only a JSON string."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class OptionsSerializer(StrictSerializer):
+    end_score = StrictIntegerField(
+        min_value=1,
+        max_value=MAX_END_SCORE,
+        default=DEFAULT_END_SCORE,
+        help_text="A total at or above this ends the game after the round (R3, R12).",
+    )
+    closer_penalty = StrictBooleanField(
+        default=True,
+        help_text="Double the closer's positive round score unless strictly lowest (R11).",
+    )
+
+
+class CreateGameSerializer(StrictSerializer):
+    seats = StrictIntegerField(
+        min_value=MIN_SEATS, max_value=MAX_SEATS, help_text="Number of players (R2)."
+    )
+    options = OptionsSerializer(required=False)
+    seed = StrictIntegerField(
+        min_value=0,
+        max_value=MAX_SEED,
+        required=False,
+        allow_null=True,
+        help_text="Derive every shuffle from this seed: the same seed and the same actions "
+        "give the same game. Anyone who knows it knows every card; omit it for a secret one.",
+    )
+
+
+def _printable(value: str) -> str:
+    value = unicodedata.normalize("NFC", value).strip()
+    if any(unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"} for ch in value):
+        raise serializers.ValidationError("Names hold printable characters only.")
+    return value
+
+
+class JoinSerializer(StrictSerializer):
+    name = StrictCharField(
+        min_length=1,
+        max_length=MAX_NAME_LENGTH,
+        help_text="The player's display name (printable characters).",
+    )
+
+    def validate_name(self, value: str) -> str:
+        value = _printable(value)
+        if not value:
+            raise serializers.ValidationError("This field may not be blank.")
+        return value
+
+
+class PositionSerializer(StrictSerializer):
+    column = StrictIntegerField(min_value=0, max_value=3, help_text="Column 0-3.")
+    row = StrictIntegerField(min_value=0, max_value=2, help_text="Row 0-2.")
+
+
+class EmptySerializer(StrictSerializer):
+    """No fields: the body may be absent or `{}`."""
+
+
+# Output shapes. Responses are built by `games.presenters` as plain data in exactly these
+# shapes (rendering 96 nested cells through serializers would dominate a turn's cost); tests
+# check every response against the OpenAPI schema generated from these.
+
+
+class CellSerializer(serializers.Serializer):
+    state = serializers.ChoiceField(choices=["face_down", "face_up", "removed"])
+    value = serializers.IntegerField(
+        allow_null=True, help_text="Null unless the viewer may know the card."
+    )
+
+
+class GridField(serializers.ListField):
+    """4 columns of 3 cells; empty before the first deal."""
+
+    child = serializers.ListField(child=CellSerializer(), min_length=3, max_length=3)
+
+
+class PlayerSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField(allow_null=True, help_text="Null for an open seat.")
+    total = serializers.IntegerField(help_text="Sum of the round scores so far.")
+    grid = GridField()
+
+
+class HeldCardSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    source = serializers.ChoiceField(choices=["deck", "discard"])
+    value = serializers.IntegerField(
+        allow_null=True, help_text="Null for everyone but the drawer of a deck card (R7)."
+    )
+
+
+class LegalActionSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(
+        choices=["reveal", "draw", "take_discard", "replace", "discard"]
+    )
+    column = serializers.IntegerField(required=False)
+    row = serializers.IntegerField(required=False)
+
+
+class RoundPlayerSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    grid = GridField()
+    raw_score = serializers.IntegerField()
+    round_score = serializers.IntegerField()
+    doubled = serializers.BooleanField()
+
+
+class RoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    closer_seat = serializers.IntegerField()
+    players = RoundPlayerSerializer(many=True)
+
+
+class GameOptionsSerializer(serializers.Serializer):
+    end_score = serializers.IntegerField()
+    closer_penalty = serializers.BooleanField()
+
+
+GAME_STATUSES = ["waiting", "setup", "playing", "round_ended", "finished"]
+
+
+class GameSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    created_at = serializers.DateTimeField()
+    status = serializers.ChoiceField(
+        choices=GAME_STATUSES,
+        help_text="`round_ended` is only seen when replaying between two events (`?at=`).",
+    )
+    version = serializers.IntegerField(help_text="Sequence number of the last event.")
+    round = serializers.IntegerField(help_text="0 before the first deal.")
+    seats = serializers.IntegerField()
+    open_seats = serializers.IntegerField()
+    options = GameOptionsSerializer()
+    you = serializers.IntegerField(allow_null=True, help_text="The viewer's seat; null: spectator.")
+    current_seat = serializers.IntegerField(allow_null=True)
+    closer_seat = serializers.IntegerField(allow_null=True)
+    discard_top = serializers.IntegerField(allow_null=True)
+    discard_size = serializers.IntegerField()
+    deck_size = serializers.IntegerField()
+    held_card = HeldCardSerializer(allow_null=True)
+    players = PlayerSerializer(many=True)
+    legal_actions = LegalActionSerializer(many=True)
+    rounds = RoundSerializer(many=True)
+    winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    created_at = serializers.DateTimeField()
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
+    version = serializers.IntegerField()
+    round = serializers.IntegerField()
+    seats = serializers.IntegerField()
+    open_seats = serializers.IntegerField()
+    options = GameOptionsSerializer()
+    players = serializers.ListField(child=serializers.CharField(), help_text="Joined names.")
+
+
+class JoinedSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    token = serializers.CharField(
+        help_text="Bearer token for this seat. Shown once; the service keeps only its hash."
+    )
+    game = GameSerializer(help_text="The game as the new seat sees it.")

@@ -1,0 +1,8 @@
+"""ASGI entry point (production serves through uvicorn workers)."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "skyjo_service.settings")
+application = get_asgi_application()

@@ -1,0 +1,21 @@
+"""Root URLs: the API under /api/v1/, its schema and docs, and the admin."""
+
+from django.contrib import admin
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from games.problems import not_found_view
+
+urlpatterns = [
+    path("api/v1/", include("games.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path("admin/", admin.site.urls),
+    # Unknown API paths answer problem details even with DEBUG on.
+    re_path(r"^api/", not_found_view),
+]
+
+handler400 = "games.problems.bad_request_view"
+handler404 = "games.problems.not_found_view"
+handler500 = "games.problems.server_error_view"
