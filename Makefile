@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench install install-dev
+.PHONY: run test lint bench schema install install-dev
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,3 +34,6 @@ lint: install-dev
 
 bench: install-dev
 	$(BIN)/python -m engine.bench
+
+schema: install-dev
+	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file openapi.yaml

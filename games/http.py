@@ -6,10 +6,16 @@ import re
 
 from rest_framework.request import Request
 
+from .auth import SeatCredential
 from .problems import Problem
 
 _ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,12})"?\s*$')
 MAX_IDEMPOTENCY_KEY = 255
+
+
+def seat_credential(request: Request) -> SeatCredential | None:
+    """The bearer token presented, if any (checked against a game by the services)."""
+    return request.auth if isinstance(request.auth, SeatCredential) else None
 
 
 def etag(version: int) -> str:
@@ -17,9 +23,10 @@ def etag(version: int) -> str:
 
 
 def parse_version_header(request: Request, header: str) -> int | None:
-    """A version from If-Match (`"12"`); None when the header is absent."""
+    """A version from If-Match (`"12"`); None when the header is absent, or `*` (any current
+    version: RFC 9110, 13.1.1)."""
     raw = request.headers.get(header)
-    if raw is None:
+    if raw is None or raw.strip() == "*":
         return None
     match = _ETAG.match(raw)
     if match is None:

@@ -8,6 +8,7 @@ rows are only ever inserted: updating or deleting one raises `AppendOnlyError`.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import models
@@ -38,6 +39,10 @@ class Game(models.Model):
     round = models.PositiveSmallIntegerField(default=0)
     current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     players_joined = models.PositiveSmallIntegerField(default=0)
+    # A cache of the replayed state (engine.snapshot), used only when `snapshot_version`
+    # equals `version`; disposable, rebuilt from the log whenever it is missing or stale.
+    snapshot = models.JSONField(null=True, blank=True, editable=False)
+    snapshot_version = models.PositiveIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -71,6 +76,26 @@ class GameEventQuerySet(models.QuerySet["GameEvent"]):
     def delete(self) -> tuple[int, dict[str, int]]:
         raise AppendOnlyError("game events cannot be deleted")
 
+    def bulk_create(
+        self,
+        objs: Iterable[GameEvent],
+        batch_size: int | None = None,
+        ignore_conflicts: bool = False,
+        update_conflicts: bool = False,
+        update_fields: Sequence[str] | None = None,
+        unique_fields: Sequence[str] | None = None,
+    ) -> list[GameEvent]:
+        """Insert only: an upsert (`update_conflicts`) would overwrite stored events."""
+        if update_conflicts:
+            raise AppendOnlyError("game events cannot be updated")
+        return super().bulk_create(
+            objs,
+            batch_size=batch_size,
+            ignore_conflicts=ignore_conflicts,
+            update_fields=update_fields,
+            unique_fields=unique_fields,
+        )
+
 
 class GameEvent(models.Model):
     """One engine event of one game, at its place in the log (1, 2, 3... without gaps)."""
@@ -93,10 +118,16 @@ class GameEvent(models.Model):
     def __str__(self) -> str:
         return f"#{self.sequence} {self.type}"
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
+    def save(self, **kwargs: Any) -> None:
+        """Insert only. A new instance is always INSERTed: without `force_insert`, Django
+        would UPDATE the stored row when the instance carries an existing primary key."""
+        if (
+            not self._state.adding
+            or kwargs.get("force_update")
+            or kwargs.get("update_fields") is not None
+        ):
             raise AppendOnlyError("game events cannot be updated")
-        super().save(*args, **kwargs)
+        super().save(**{**kwargs, "force_insert": True})
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise AppendOnlyError("game events cannot be deleted")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import GameState, view
+from engine import GameState, event_for_viewer, event_from_data, view
 
 from .models import Game
 
@@ -33,5 +33,33 @@ def game_summary(game: Game) -> dict[str, Any]:
     }
 
 
+def event_feed(
+    game: Game, rows: list[tuple[int, str, int, Any, Any]], seat: int | None
+) -> dict[str, Any]:
+    """Stored events as `seat` may see them; a finished game hides nothing."""
+    reveal_all = game.status == "finished"
+    return {
+        "events": [
+            {
+                "sequence": sequence,
+                "type": type_name,
+                "at": _iso(created_at),
+                "data": event_for_viewer(
+                    event_from_data(type_name, payload, version),
+                    seat,
+                    game.seats,
+                    reveal_all=reveal_all,
+                ),
+            }
+            for sequence, type_name, version, payload, created_at in rows
+        ],
+        "version": game.version,
+    }
+
+
+def _iso(moment: Any) -> str:
+    return str(moment.isoformat().replace("+00:00", "Z"))
+
+
 def _timestamp(game: Game) -> str:
-    return game.created_at.isoformat().replace("+00:00", "Z")
+    return _iso(game.created_at)

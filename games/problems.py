@@ -11,28 +11,44 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from engine import RuleError
+from engine import ALL_RULE_ERRORS, RuleError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
-PROBLEM_TYPE_BASE = "https://skyjo.dev/problems/"
+#: Problem types are documented by the API itself: `GET /api/v1/problems/{code}`.
+PROBLEM_TYPE_BASE = "/api/v1/problems/"
 
-#: Every problem code the API can answer with, and its title (the README lists them).
-TITLES: dict[str, str] = {
-    "invalid_request": "The request is not valid",
-    "invalid_token": "Missing or invalid seat token",
-    "game_not_found": "No such game",
-    "not_found": "Not found",
-    "method_not_allowed": "Method not allowed",
-    "not_acceptable": "Not acceptable",
-    "unsupported_media_type": "Unsupported media type",
-    "payload_too_large": "Request body too large",
-    "version_mismatch": "The game has moved on",
-    "idempotency_key_reused": "Idempotency key reused with another request",
-    "throttled": "Too many requests",
-    "concurrent_update": "Another action changed the game at the same time",
-    "server_error": "Internal server error",
-    "game_not_finished": "The game is not finished",
-    "invalid_history": "The history does not replay",
+#: Every problem code the service's own layer answers with: (status, title).
+SERVICE_PROBLEMS: dict[str, tuple[int, str]] = {
+    "invalid_request": (400, "The request is not valid"),
+    "invalid_history": (400, "The history does not replay"),
+    "invalid_token": (401, "Missing or invalid seat token"),
+    "forbidden": (403, "Forbidden"),
+    "game_not_found": (404, "No such game"),
+    "not_found": (404, "Not found"),
+    "method_not_allowed": (405, "Method not allowed"),
+    "not_acceptable": (406, "Not acceptable"),
+    "concurrent_update": (409, "Another action changed the game at the same time"),
+    "game_not_finished": (409, "The game is not finished"),
+    "version_mismatch": (412, "The game has moved on"),
+    "payload_too_large": (413, "Request body too large"),
+    "unsupported_media_type": (415, "Unsupported media type"),
+    "idempotency_key_reused": (422, "Idempotency key reused with another request"),
+    "throttled": (429, "Too many requests"),
+    "server_error": (500, "Internal server error"),
+}
+
+#: Every problem code, the rules' included (status 409), with its status and title.
+PROBLEM_TYPES: dict[str, tuple[int, str]] = {
+    **SERVICE_PROBLEMS,
+    **{
+        error.code: (409, error.code.replace("_", " ").capitalize())
+        for error in ALL_RULE_ERRORS
+        if error.code != "invalid_options"
+    },
+}
+TITLES: dict[str, str] = {code: title for code, (_, title) in PROBLEM_TYPES.items()}
+RULE_ERROR_DOCS: dict[str, str] = {
+    error.code: (error.__doc__ or "").strip() for error in ALL_RULE_ERRORS
 }
 
 

@@ -58,6 +58,8 @@ class StrictCharField(serializers.CharField):
 
 
 class OptionsSerializer(StrictSerializer):
+    """Rule options (R12), fixed for the whole game."""
+
     end_score = StrictIntegerField(
         min_value=1,
         max_value=MAX_END_SCORE,
@@ -71,6 +73,8 @@ class OptionsSerializer(StrictSerializer):
 
 
 class CreateGameSerializer(StrictSerializer):
+    """A new game: its number of seats, rule options and optional seed."""
+
     seats = StrictIntegerField(
         min_value=MIN_SEATS, max_value=MAX_SEATS, help_text="Number of players (R2)."
     )
@@ -93,6 +97,8 @@ def _printable(value: str) -> str:
 
 
 class JoinSerializer(StrictSerializer):
+    """A player taking the next open seat."""
+
     name = StrictCharField(
         min_length=1,
         max_length=MAX_NAME_LENGTH,
@@ -103,17 +109,36 @@ class JoinSerializer(StrictSerializer):
         value = _printable(value)
         if not value:
             raise serializers.ValidationError("This field may not be blank.")
+        if len(value) > MAX_NAME_LENGTH:  # NFC can lengthen a name (U+FB2C is 3 code points)
+            raise serializers.ValidationError(
+                f"Ensure this field has no more than {MAX_NAME_LENGTH} characters."
+            )
         return value
 
 
 class PositionSerializer(StrictSerializer):
+    """A card of the acting seat's grid: column 0-3, row 0-2."""
+
     column = StrictIntegerField(min_value=0, max_value=3, help_text="Column 0-3.")
     row = StrictIntegerField(min_value=0, max_value=2, help_text="Row 0-2.")
+
+
+class AtQuerySerializer(serializers.Serializer):
+    at = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False)
+
+
+class EventsQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, max_value=2**31 - 1, default=0)
+    limit = serializers.IntegerField(min_value=1, max_value=1000, default=100)
 
 
 class EmptySerializer(StrictSerializer):
     """No fields: the body may be absent or `{}`."""
 
+
+CELL_STATES = ["face_down", "face_up", "removed"]
+CARD_SOURCES = ["deck", "discard"]
+ACTION_KINDS = ["reveal", "draw", "take_discard", "replace", "discard"]
 
 # Output shapes. Responses are built by `games.presenters` as plain data in exactly these
 # shapes (rendering 96 nested cells through serializers would dominate a turn's cost); tests
@@ -121,7 +146,7 @@ class EmptySerializer(StrictSerializer):
 
 
 class CellSerializer(serializers.Serializer):
-    state = serializers.ChoiceField(choices=["face_down", "face_up", "removed"])
+    state = serializers.ChoiceField(choices=CELL_STATES)
     value = serializers.IntegerField(
         allow_null=True, help_text="Null unless the viewer may know the card."
     )
@@ -142,16 +167,14 @@ class PlayerSerializer(serializers.Serializer):
 
 class HeldCardSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
-    source = serializers.ChoiceField(choices=["deck", "discard"])
+    source = serializers.ChoiceField(choices=CARD_SOURCES)
     value = serializers.IntegerField(
         allow_null=True, help_text="Null for everyone but the drawer of a deck card (R7)."
     )
 
 
 class LegalActionSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(
-        choices=["reveal", "draw", "take_discard", "replace", "discard"]
-    )
+    action = serializers.ChoiceField(choices=ACTION_KINDS)
     column = serializers.IntegerField(required=False)
     row = serializers.IntegerField(required=False)
 
@@ -176,6 +199,7 @@ class GameOptionsSerializer(serializers.Serializer):
 
 
 GAME_STATUSES = ["waiting", "setup", "playing", "round_ended", "finished"]
+GAME_STATUS_FILTERS = ["waiting", "setup", "playing", "finished"]
 
 
 class GameSerializer(serializers.Serializer):
@@ -213,6 +237,76 @@ class GameSummarySerializer(serializers.Serializer):
     open_seats = serializers.IntegerField()
     options = GameOptionsSerializer()
     players = serializers.ListField(child=serializers.CharField(), help_text="Joined names.")
+
+
+class GameListSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = GameSummarySerializer(many=True)
+
+
+class EventSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField(help_text="1, 2, 3... without gaps.")
+    type = serializers.CharField(help_text="The engine event type, e.g. `CardDrawn`.")
+    at = serializers.DateTimeField(help_text="When it was stored.")
+    data = serializers.DictField(
+        help_text="The payload as the caller may see it: hidden values are null or left out."
+    )
+
+
+class EventFeedSerializer(serializers.Serializer):
+    events = EventSerializer(many=True)
+    version = serializers.IntegerField(help_text="The game's current version.")
+
+
+class HistoryEventSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField()
+    type = serializers.CharField()
+    schema_version = serializers.IntegerField(help_text="The version of this type's payload.")
+    at = serializers.DateTimeField(required=False)
+    data = serializers.DictField(help_text="The full payload: nothing is hidden.")
+
+
+class HistoryPlayerSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class HistoryGameSerializer(serializers.Serializer):
+    id = serializers.UUIDField(required=False)
+    created_at = serializers.DateTimeField(required=False)
+    seats = serializers.IntegerField()
+    options = GameOptionsSerializer()
+    players = HistoryPlayerSerializer(many=True)
+    status = serializers.ChoiceField(choices=GAME_STATUSES, required=False)
+    version = serializers.IntegerField(required=False)
+    winners = serializers.ListField(
+        child=serializers.IntegerField(), allow_null=True, required=False
+    )
+
+
+class HistorySerializer(serializers.Serializer):
+    """A complete game log, format `skyjo-history` version 1 (see the README)."""
+
+    format = serializers.ChoiceField(choices=["skyjo-history"])
+    format_version = serializers.IntegerField(help_text="1")
+    game = HistoryGameSerializer()
+    events = HistoryEventSerializer(many=True)
+
+
+class SeatTokenSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    token = serializers.CharField()
+
+
+class ImportedGameSerializer(GameSerializer):
+    seat_tokens = SeatTokenSerializer(
+        many=True,
+        help_text="For an unfinished game: a new token for every joined seat, shown once. "
+        "Empty for a finished game.",
+    )
 
 
 class JoinedSerializer(serializers.Serializer):

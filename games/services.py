@@ -1,6 +1,6 @@
 """Use cases: create, join, act, read. The one place that appends events.
 
-Every write goes through `_append`, inside a transaction that holds the game's row lock: it
+Every write goes through `append_events`, inside a transaction that holds the game's row lock: it
 replays the log, asks the engine to `decide`, and inserts all the new events at the next
 sequence numbers, then moves the game's version on only if it is still the one it read
 (optimistic concurrency, with the unique (game, sequence) constraint as the last guard).
@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from engine import (
@@ -39,15 +39,18 @@ from engine import (
     create_game as engine_create_game,
 )
 from engine import state as engine_state
+from engine.events import GameCreated, PlayerJoined
+from engine.snapshot import StaleSnapshot, state_from_data, state_to_data
 
 from .auth import SeatCredential, hash_token, new_token, token_matches
+from .history import audit_events, history_events
 from .models import Game, GameEvent, IdempotentResponse, Seat, Status
 from .presenters import game_data
 from .problems import Problem
 
 SEED_BITS = 63
 
-_STATUS_OF_PHASE = {
+STATUS_OF_PHASE = {
     engine_state.WAITING: Status.WAITING,
     engine_state.SETUP: Status.SETUP,
     engine_state.PLAYING: Status.PLAYING,
@@ -59,6 +62,13 @@ _STATUS_OF_PHASE = {
 class ConcurrentUpdate(Problem):
     def __init__(self) -> None:
         super().__init__(409, "concurrent_update", "Another action changed the game; retry.")
+
+
+#: A 401 names the scheme it wants (RFC 9110, 11.6.1), as DRF's own 401s do.
+CHALLENGE = {"WWW-Authenticate": 'Bearer realm="skyjo"'}
+
+#: PostgreSQL's serialization failure, deadlock and lock-not-available.
+_CONTENTION_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
 
 
 def game_not_found(game_id: object) -> Problem:
@@ -91,31 +101,77 @@ def stored_events(game: Game, upto: int | None = None) -> Iterable[Event]:
         yield event_from_data(type_name, payload, version)
 
 
+def event_rows(game: Game, *, after: int, limit: int) -> list[tuple[int, str, int, Any, Any]]:
+    """Stored events after sequence `after`: (sequence, type, schema version, payload, time)."""
+    rows = GameEvent.objects.filter(game=game, sequence__gt=after).order_by("sequence")
+    return list(
+        rows.values_list("sequence", "type", "schema_version", "payload", "created_at")[:limit]
+    )
+
+
 def game_state(game: Game, at: int | None = None) -> GameState:
-    """Replay the game's log (up to version `at`) through the engine."""
-    return replay(stored_events(game, at))
+    """The game's state at its current version (or at version `at`).
+
+    The current state comes from the game's snapshot when it was made at exactly the game's
+    version; otherwise, and for any earlier version, the log is replayed (and the snapshot
+    refreshed, so the next read is cheap again).
+    """
+    if at is not None and at != game.version:
+        return replay(stored_events(game, at))
+    if game.snapshot is not None and game.snapshot_version == game.version:
+        try:
+            return state_from_data(game.snapshot)
+        except (StaleSnapshot, KeyError, TypeError, ValueError):
+            pass  # disposable: rebuild it below
+    state = replay(stored_events(game))
+    if state.version == game.version:
+        store_snapshot(game, state)
+    return state
+
+
+def store_snapshot(game: Game, state: GameState) -> None:
+    """Save `state` as the snapshot of `game`, unless the game has moved on meanwhile."""
+    data = state_to_data(state)
+    Game.objects.filter(pk=game.pk, version=state.version).update(
+        snapshot=data, snapshot_version=state.version
+    )
+    game.snapshot, game.snapshot_version = data, state.version
+
+
+def replayed_state(game: Game) -> GameState:
+    """The state from the log alone, ignoring any snapshot (the cold path, and audits)."""
+    return replay(stored_events(game))
 
 
 def seat_of(game: Game, credential: SeatCredential | None, *, required: bool) -> int | None:
     """The seat `credential` stands for in `game`; 401 for a token of no seat of this game."""
     if credential is None:
         if required:
-            raise Problem(401, "invalid_token", "This needs a seat token: 'Authorization: Bearer'.")
+            raise Problem(
+                401,
+                "invalid_token",
+                "This needs a seat token: 'Authorization: Bearer'.",
+                headers=CHALLENGE,
+            )
         return None
     found = None
     for seat, token_hash in Seat.objects.filter(game=game).values_list("seat", "token_hash"):
         if token_matches(token_hash, credential):  # constant time, every seat compared
             found = seat
     if found is None:
-        raise Problem(401, "invalid_token", "This token is not a seat of this game.")
+        raise Problem(
+            401, "invalid_token", "This token is not a seat of this game.", headers=CHALLENGE
+        )
     return found
 
 
 # Writing
 
 
-def _append(game: Game, before: GameState, events: list[Event], after: GameState) -> None:
-    """Insert `events` after version `before.version` and move the game's summary on."""
+def append_events(game: Game, before: GameState, events: list[Event], after: GameState) -> None:
+    """Insert `events` after version `before.version` and move the game's summary and
+    snapshot on, in the same UPDATE that checks the version it read."""
+    snapshot = state_to_data(after)
     GameEvent.objects.bulk_create(
         GameEvent(
             game=game,
@@ -128,18 +184,21 @@ def _append(game: Game, before: GameState, events: list[Event], after: GameState
     )
     moved = Game.objects.filter(pk=game.pk, version=before.version).update(
         version=after.version,
-        status=_STATUS_OF_PHASE[after.phase],
+        status=STATUS_OF_PHASE[after.phase],
         round=after.round,
         current_seat=after.current,
         players_joined=sum(1 for name in after.names if name is not None),
         updated_at=timezone.now(),
+        snapshot=snapshot,
+        snapshot_version=after.version,
     )
     if moved != 1:
         raise ConcurrentUpdate()
     game.version = after.version
-    game.status = _STATUS_OF_PHASE[after.phase]
+    game.status = STATUS_OF_PHASE[after.phase]
     game.round = after.round
     game.current_seat = after.current
+    game.snapshot, game.snapshot_version = snapshot, after.version
 
 
 def _locked(game_id: object) -> Game:
@@ -149,13 +208,27 @@ def _locked(game_id: object) -> Game:
         raise game_not_found(game_id) from None
 
 
+def _is_contention(error: OperationalError) -> bool:
+    """A write refused because another holds the lock: SQLite's "database (table) is locked"
+    (its busy timeout spent, or at once between connections of a shared in-memory database),
+    PostgreSQL's serialization failure, deadlock or lock timeout."""
+    if getattr(error.__cause__, "sqlstate", None) in _CONTENTION_SQLSTATES:
+        return True
+    return connection.vendor == "sqlite" and "locked" in str(error)
+
+
 def _write(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run a write in a transaction; a lost race on (game, sequence) becomes a 409."""
+    """Run a write in a transaction; a lost race on (game, sequence) or on the database's
+    write lock becomes a 409 (nothing was written: the transaction rolled back)."""
     try:
         with transaction.atomic():
             return fn(*args, **kwargs)
     except IntegrityError:
         raise ConcurrentUpdate() from None
+    except OperationalError as error:
+        if _is_contention(error):
+            raise ConcurrentUpdate() from None
+        raise
 
 
 def create_game(*, seats: int, options: dict[str, Any] | None, seed: int | None) -> Game:
@@ -167,7 +240,7 @@ def create_game(*, seats: int, options: dict[str, Any] | None, seed: int | None)
     def write() -> Game:
         game = Game.objects.create(seats=seats, options=rules.to_data(), seed=seed)
         empty = replay(())
-        _append(game, empty, events, replay(events))
+        append_events(game, empty, events, replay(events))
         return game
 
     game: Game = _write(write)
@@ -191,7 +264,7 @@ def join_game(game_id: object, name: str) -> Joined:
         seat = events[0].seat  # type: ignore[union-attr]
         token = new_token()
         Seat.objects.create(game=game, seat=seat, name=name, token_hash=hash_token(token))
-        _append(game, before, events, after)
+        append_events(game, before, events, after)
         return Joined(game, seat, name, token, after)
 
     joined: Joined = _write(write)
@@ -252,7 +325,7 @@ def perform_action(
             )
         before = game_state(game)
         events, after = act(before, seat, action, SeededShuffler(game.seed))
-        _append(game, before, events, after)
+        append_events(game, before, events, after)
         body = game_data(game, after, seat)
         if idempotency_key is not None:
             IdempotentResponse.objects.create(
@@ -268,3 +341,39 @@ def perform_action(
 
     result: ActionResult = _write(write)
     return result
+
+
+@dataclass(frozen=True)
+class Imported:
+    game: Game
+    state: GameState
+    seat_tokens: list[dict[str, Any]]
+
+
+def import_history(document: Any) -> Imported:
+    """A new game from a history document, every event audited by the rules first.
+
+    A finished history becomes a finished game; an unfinished one becomes playable, with a new
+    token for each joined seat and a new secret seed for the shuffles still to come.
+    """
+    events, state = audit_events(history_events(document))
+    first = events[0]
+    assert isinstance(first, GameCreated)
+    options = Options(end_score=first.end_score, closer_penalty=first.closer_penalty)
+    joined = [(e.seat, e.name) for e in events if isinstance(e, PlayerJoined)]
+    finished = state.phase == engine_state.FINISHED
+
+    def write() -> Imported:
+        game = Game.objects.create(
+            seats=first.seats, options=options.to_data(), seed=secrets.randbits(SEED_BITS)
+        )
+        tokens = []
+        for seat, name in joined:
+            token = new_token()
+            Seat.objects.create(game=game, seat=seat, name=name, token_hash=hash_token(token))
+            tokens.append({"seat": seat, "name": name, "token": token})
+        append_events(game, replay(()), events, state)
+        return Imported(game, state, [] if finished else tokens)
+
+    imported: Imported = _write(write)
+    return imported

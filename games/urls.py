@@ -1,10 +1,15 @@
 from django.urls import path
 
-from . import views
+from . import history_views, meta_views, views
 
 urlpatterns = [
+    path("rules", meta_views.RulesView.as_view(), name="rules"),
+    path("problems/<str:code>", meta_views.ProblemTypeView.as_view(), name="problem-type"),
     path("games", views.GameListView.as_view(), name="games"),
+    path("games/import", history_views.ImportView.as_view(), name="import"),
     path("games/<str:game_id>", views.GameDetailView.as_view(), name="game"),
+    path("games/<str:game_id>/events", history_views.EventFeedView.as_view(), name="events"),
+    path("games/<str:game_id>/history", history_views.HistoryView.as_view(), name="history"),
     path("games/<str:game_id>/players", views.JoinView.as_view(), name="join"),
     path("games/<str:game_id>/actions/reveal", views.RevealView.as_view(), name="reveal"),
     path("games/<str:game_id>/actions/draw", views.DrawView.as_view(), name="draw"),

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import status as http
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
@@ -13,22 +19,37 @@ from rest_framework.views import APIView
 from engine import DISCARD, DRAW, TAKE_DISCARD, Replace, Reveal, TurnAction
 
 from . import services
-from .auth import SeatCredential
-from .http import etag, idempotency_key, if_none_match, parse_version_header
+from .http import etag, idempotency_key, if_none_match, parse_version_header, seat_credential
 from .models import Game, Status
 from .presenters import game_data, game_summary
 from .problems import Problem
+from .schema import (
+    CREATE_EXAMPLE,
+    ETAG,
+    GAME_ID,
+    IDEMPOTENCY_KEY,
+    IF_MATCH,
+    IF_NONE_MATCH,
+    JOIN_EXAMPLE,
+    LOCATION,
+    POSITION_EXAMPLE,
+    RETRY_AFTER,
+    SEAT_ONLY,
+    SEAT_OR_SPECTATOR,
+    problems,
+)
 from .serializers import (
+    GAME_STATUS_FILTERS,
+    AtQuerySerializer,
     CreateGameSerializer,
     EmptySerializer,
+    GameListSerializer,
+    GameSerializer,
+    JoinedSerializer,
     JoinSerializer,
     PositionSerializer,
 )
 from .throttling import GameCreationThrottle
-
-
-def _credential(request: Request) -> SeatCredential | None:
-    return request.auth if isinstance(request.auth, SeatCredential) else None
 
 
 def _with_etag(response: Response, version: int) -> Response:
@@ -51,6 +72,22 @@ class GameListView(APIView):
             throttles.append(GameCreationThrottle())
         return throttles
 
+    @extend_schema(
+        operation_id="list_games",
+        summary="List games",
+        description="Newest first. Filter by `status=waiting` to find games with open seats.",
+        tags=["lobby"],
+        auth=[],
+        parameters=[
+            OpenApiParameter(
+                "status", str, enum=GAME_STATUS_FILTERS, description="Only games in this status."
+            ),
+            OpenApiParameter("limit", int, description="Page size (default 20, at most 100)."),
+            OpenApiParameter("offset", int, description="Games to skip."),
+            RETRY_AFTER,
+        ],
+        responses={200: GameListSerializer, **problems(400)},
+    )
     def get(self, request: Request) -> Response:
         games = Game.objects.prefetch_related("seat_rows").order_by("-created_at")
         wanted = request.query_params.get("status")
@@ -67,6 +104,17 @@ class GameListView(APIView):
         page = paginator.paginate_queryset(games, request, view=self)
         return paginator.get_paginated_response([game_summary(g) for g in page or []])
 
+    @extend_schema(
+        operation_id="create_game",
+        summary="Create a game",
+        description="A new game in status `waiting`, seen as a spectator. Players then join.",
+        tags=["lobby"],
+        auth=[],
+        request=CreateGameSerializer,
+        examples=[CREATE_EXAMPLE],
+        parameters=[ETAG, LOCATION, RETRY_AFTER],
+        responses={201: GameSerializer, **problems(400)},
+    )
     def post(self, request: Request) -> Response:
         form = CreateGameSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -84,9 +132,49 @@ class GameListView(APIView):
 class GameDetailView(APIView):
     """One game as the caller may see it: a seat's view with its token, else a spectator's."""
 
+    @extend_schema(
+        operation_id="get_game",
+        summary="Get a game",
+        description="With a seat token, that seat's view; without, the spectator's view. "
+        "Face-down cards show `value: null` to everyone (R7).",
+        tags=["lobby"],
+        auth=SEAT_OR_SPECTATOR,
+        parameters=[
+            GAME_ID,
+            OpenApiParameter(
+                "at",
+                int,
+                description="Replay: the game as it was just after event `at` (1 to `version`), "
+                "seen by the caller. For a finished game everything is shown, face-down cards "
+                "included. Such answers carry no ETag.",
+            ),
+            IF_NONE_MATCH,
+            ETAG,
+            RETRY_AFTER,
+        ],
+        responses={
+            200: GameSerializer,
+            304: OpenApiResponse(description="Not modified: your copy is current."),
+            **problems(400, 401, 404),
+        },
+    )
     def get(self, request: Request, game_id: str) -> Response:
         game = services.get_game(game_id)
-        seat = services.seat_of(game, _credential(request), required=False)
+        seat = services.seat_of(game, seat_credential(request), required=False)
+        query = AtQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        at = query.validated_data.get("at")
+        if at is not None:
+            if at > game.version:
+                raise Problem(
+                    400,
+                    "invalid_request",
+                    f"The game has {game.version} events.",
+                    errors={"at": [f"Ensure this value is at most {game.version}."]},
+                )
+            finished = game.status == Status.FINISHED
+            state = services.game_state(game, at=at)
+            return Response(game_data(game, state, seat, reveal_all=finished))
         tags = if_none_match(request)
         if "*" in tags or str(game.version) in tags:
             return _with_etag(Response(status=http.HTTP_304_NOT_MODIFIED), game.version)
@@ -97,6 +185,18 @@ class GameDetailView(APIView):
 class JoinView(APIView):
     """Take the next open seat; the answer holds the seat's token, shown only this once."""
 
+    @extend_schema(
+        operation_id="join_game",
+        summary="Join a game",
+        description="Takes the next open seat. The answer holds the seat's bearer token, shown "
+        "this once only. Taking the last seat deals the first round.",
+        tags=["lobby"],
+        auth=[],
+        request=JoinSerializer,
+        examples=[JOIN_EXAMPLE],
+        parameters=[GAME_ID, ETAG, RETRY_AFTER],
+        responses={201: JoinedSerializer, **problems(400, 404, 409)},
+    )
     def post(self, request: Request, game_id: str) -> Response:
         form = JoinSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -127,7 +227,7 @@ class ActionView(APIView):
         form.is_valid(raise_exception=True)
         result = services.perform_action(
             game_id,
-            _credential(request),
+            seat_credential(request),
             self.make_action(form.validated_data),
             expected_version=parse_version_header(request, "If-Match"),
             idempotency_key=idempotency_key(request),
@@ -139,6 +239,29 @@ class ActionView(APIView):
         return _with_etag(response, result.version)
 
 
+def _action_schema(operation_id: str, summary: str, description: str, with_position: bool) -> Any:
+    return extend_schema_view(
+        post=extend_schema(
+            operation_id=operation_id,
+            summary=summary,
+            description=description + " Answers the acting seat's new view.",
+            tags=["turns"],
+            auth=SEAT_ONLY,
+            request=PositionSerializer if with_position else None,
+            examples=[POSITION_EXAMPLE] if with_position else [],
+            parameters=[GAME_ID, IF_MATCH, IDEMPOTENCY_KEY, ETAG, RETRY_AFTER],
+            responses={200: GameSerializer, **problems(400, 401, 404, 409, 412, 422)},
+        )
+    )
+
+
+@_action_schema(
+    "reveal",
+    "Turn a card face up",
+    "In setup, one of the seat's two reveals (R4.3); in a turn, the reveal after discarding "
+    "the drawn card (R6b).",
+    with_position=True,
+)
 class RevealView(ActionView):
     kind = "reveal"
     input_serializer = PositionSerializer
@@ -147,6 +270,7 @@ class RevealView(ActionView):
         return Reveal(data["column"], data["row"])
 
 
+@_action_schema("draw", "Draw from the draw pile", "Take and look at the top card (R6b).", False)
 class DrawView(ActionView):
     kind = "draw"
 
@@ -154,6 +278,12 @@ class DrawView(ActionView):
         return DRAW
 
 
+@_action_schema(
+    "take_discard",
+    "Take the top discard",
+    "It must then replace one of the seat's cards (R6a).",
+    False,
+)
 class TakeDiscardView(ActionView):
     kind = "take_discard"
 
@@ -161,6 +291,13 @@ class TakeDiscardView(ActionView):
         return TAKE_DISCARD
 
 
+@_action_schema(
+    "replace",
+    "Place the held card",
+    "The card at (column, row) goes face up onto the discard pile (R6); three equal "
+    "face-up cards in a column are removed (R8).",
+    True,
+)
 class ReplaceView(ActionView):
     kind = "replace"
     input_serializer = PositionSerializer
@@ -169,6 +306,12 @@ class ReplaceView(ActionView):
         return Replace(data["column"], data["row"])
 
 
+@_action_schema(
+    "discard",
+    "Discard the drawn card",
+    "Then turn one of the seat's face-down cards with `reveal` (R6b).",
+    False,
+)
 class DiscardView(ActionView):
     kind = "discard"
 

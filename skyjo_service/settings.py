@@ -80,6 +80,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+    # Tests use a file, not shared-cache memory: a live server's threads then wait on the
+    # busy timeout like real workers instead of failing at once with "table is locked".
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f".test-db-{os.getpid()}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -102,7 +105,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["games.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "games.problems.problem_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": (
         ["games.throttling.AddressRateThrottle", "games.throttling.SeatTokenRateThrottle"]
@@ -117,10 +120,56 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": env_int("NUM_PROXIES", 0),
 }
 
+API_DESCRIPTION = """
+A REST service for the card game Skyjo: create a game, join it, play it turn by turn, and
+read every game as an auditable history. The rules are in `docs/RULES.md` in the service's
+repository, served by the API as well: `GET /api/v1/rules`. Rule tags such as R6a are cited
+in the operations below.
+
+## The flow of a game
+1. `create_game` (status `waiting`), then each player calls `join_game` and keeps the seat
+   token it returns (shown once). Taking the last seat deals round 1.
+2. Status `setup`: every seat turns two of its cards face up with `reveal`, in any order.
+3. Status `playing`: the seat in `current_seat` either `draw`s (then `replace` a card with it,
+   or `discard` it and `reveal` a face-down card) or `take_discard`s (then `replace`).
+4. When a seat has no face-down card left, every other seat plays once more; the round is
+   scored and the next one is dealt at once (status `setup` again), until a total reaches the
+   end score: status `finished`, with `winners`.
+
+Every game view lists the viewer's `legal_actions`, ready to send. Authenticate actions with
+`Authorization: Bearer <seat token>`; without a token you read games as a spectator. Face-down
+cards show `value: null` to everyone, their owner included; a card drawn from the draw pile is
+visible to its drawer only.
+
+Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code`.
+Use `If-Match` to act only on the version you saw, and `Idempotency-Key` to retry safely.
+"""
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Skyjo service API",
     "VERSION": "1.0.0",
+    "DESCRIPTION": API_DESCRIPTION.strip(),
+    "OAS_VERSION": "3.0.3",
     "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_ADD_EXPLICIT_BLANK_NULL_CHOICE": False,
+    "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatus": "games.serializers.GAME_STATUSES",
+        "CellState": "games.serializers.CELL_STATES",
+        "CardSource": "games.serializers.CARD_SOURCES",
+        "ActionKind": "games.serializers.ACTION_KINDS",
+    },
+    "TAGS": [
+        {"name": "lobby", "description": "Create, find, join and read games."},
+        {"name": "turns", "description": "A seat's actions, authenticated by its token."},
+        {"name": "history", "description": "Event feeds, full histories, replays, imports."},
+        {"name": "meta", "description": "The rules and the problem types, served by the API."},
+    ],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "LICENSE": {"name": "MIT"},
 }
 
 LOGGING = {

@@ -1,0 +1,237 @@
+"""A Python SDK generated from `openapi.yaml` plays whole games against a live server.
+
+No hand-written HTTP here: every request goes through the generated client (the
+`python_client` fixture generates and imports it), every answer is parsed into the generated
+models, and errors come back as the generated `Problem` model for their documented status.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections import Counter
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+SEATS = 3
+END_SCORE = 40
+GAME_SEED = 2024
+CHOICE_SEED = 7
+#: A generous bound: a 3-seat game to 40 points takes a few hundred actions.
+MAX_ACTIONS = 5000
+
+
+def _act(client: Any, game_id: uuid.UUID, choice: Any) -> Any:
+    """Send a legal action (a generated `LegalAction`) with the matching generated operation."""
+    from skyjo_service_api_client.api.turns import discard, draw, replace, reveal, take_discard
+    from skyjo_service_api_client.models import ActionKind, PositionRequest
+
+    if choice.action in (ActionKind.REVEAL, ActionKind.REPLACE):
+        operation = reveal if choice.action == ActionKind.REVEAL else replace
+        body = PositionRequest(column=choice.column, row=choice.row)
+        return operation.sync_detailed(game_id, client=client, body=body)
+    operation = {
+        ActionKind.DRAW: draw,
+        ActionKind.TAKE_DISCARD: take_discard,
+        ActionKind.DISCARD: discard,
+    }[choice.action]
+    return operation.sync_detailed(game_id, client=client)
+
+
+def _choose(legal: list[Any], used: Counter[str], rng: random.Random) -> Any:
+    """A seeded random choice, steered to a kind of action not used yet whenever one is legal."""
+    fresh = [a for a in legal if a.action not in used]
+    return rng.choice(fresh or legal)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_three_seat_game_played_to_the_end(python_client: ModuleType, live_server: Any) -> None:
+    from skyjo_service_api_client import AuthenticatedClient, Client
+    from skyjo_service_api_client.api.lobby import create_game, get_game, join_game
+    from skyjo_service_api_client.models import (
+        ActionKind,
+        CreateGameRequest,
+        Game,
+        GameStatus,
+        Joined,
+        JoinRequest,
+        OptionsRequest,
+    )
+
+    lobby = Client(base_url=live_server.url, raise_on_unexpected_status=True)
+    body = CreateGameRequest(
+        seats=SEATS, options=OptionsRequest(end_score=END_SCORE), seed=GAME_SEED
+    )
+    created = create_game.sync_detailed(client=lobby, body=body)
+    assert created.status_code == 201
+    game = created.parsed
+    assert isinstance(game, Game)
+    assert game.status == GameStatus.WAITING
+    assert (game.seats, game.open_seats, game.you) == (SEATS, SEATS, None)
+    assert game.options.end_score == END_SCORE
+    assert created.headers["Location"] == f"/api/v1/games/{game.id}"
+    assert created.headers["ETag"] == f'"{game.version}"'
+
+    seats = []
+    for seat, name in enumerate(["Ada", "Bob", "Cyd"]):
+        joined = join_game.sync(game.id, client=lobby, body=JoinRequest(name=name))
+        assert isinstance(joined, Joined)
+        assert (joined.seat, joined.name, joined.game.you) == (seat, name, seat)
+        seats.append(
+            AuthenticatedClient(
+                base_url=live_server.url, token=joined.token, raise_on_unexpected_status=True
+            )
+        )
+    assert joined.game.status == GameStatus.SETUP  # the last seat deals round 1
+
+    rng = random.Random(CHOICE_SEED)
+    used: Counter[str] = Counter()
+    actions = 0
+    finished: Game | None = None
+    while finished is None:
+        moved = False
+        for seat, client in enumerate(seats):
+            view = get_game.sync(game.id, client=client)
+            assert isinstance(view, Game)
+            assert view.you == seat
+            if view.status == GameStatus.FINISHED:
+                finished = view
+                break
+            if not view.legal_actions:
+                continue
+            choice = _choose(view.legal_actions, used, rng)
+            answer = _act(client, game.id, choice)
+            assert answer.status_code == 200, answer.content
+            after = answer.parsed
+            assert isinstance(after, Game)
+            assert after.you == seat
+            assert after.version > view.version
+            assert answer.headers["ETag"] == f'"{after.version}"'
+            used[choice.action] += 1
+            actions += 1
+            moved = True
+        assert finished is not None or moved, "no seat could act and the game is not over"
+        assert actions < MAX_ACTIONS, f"no end after {actions} actions"
+
+    assert set(used) == set(ActionKind), f"kinds used: {dict(used)}"
+    assert finished.winners
+    assert finished.legal_actions == []
+    assert finished.current_seat is None
+    assert max(p.total for p in finished.players) >= END_SCORE
+    assert min(p.total for p in finished.players) == min(
+        finished.players[w].total for w in finished.winners
+    )
+    assert finished.rounds and all(len(r.players) == SEATS for r in finished.rounds)
+    assert all(
+        [p.total for p in finished.players][s]
+        == sum(r.players[s].round_score for r in finished.rounds)
+        for s in range(SEATS)
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_errors_are_generated_problem_models(python_client: ModuleType, live_server: Any) -> None:
+    from skyjo_service_api_client import AuthenticatedClient, Client
+    from skyjo_service_api_client.api.lobby import create_game, get_game, join_game, list_games
+    from skyjo_service_api_client.api.turns import draw, reveal
+    from skyjo_service_api_client.models import (
+        CreateGameRequest,
+        Game,
+        GameList,
+        GameStatus,
+        Joined,
+        JoinRequest,
+        ListGamesStatus,
+        PositionRequest,
+        Problem,
+    )
+
+    lobby = Client(base_url=live_server.url, raise_on_unexpected_status=True)
+    game = create_game.sync(client=lobby, body=CreateGameRequest(seats=2, seed=5))
+    assert isinstance(game, Game)
+    seats = []
+    for name in ["Ada", "Bob"]:
+        joined = join_game.sync(game.id, client=lobby, body=JoinRequest(name=name))
+        assert isinstance(joined, Joined)
+        seats.append(
+            AuthenticatedClient(
+                base_url=live_server.url, token=joined.token, raise_on_unexpected_status=True
+            )
+        )
+
+    def problem(response: Any, status: int, code: str) -> Any:
+        assert response.status_code == status, response.content
+        assert response.headers["Content-Type"].startswith("application/problem+json")
+        assert isinstance(response.parsed, Problem), response.parsed
+        assert (response.parsed.status, response.parsed.code) == (status, code)
+        assert response.parsed.type_.endswith(code)  # `type` is a keyword-ish name: `type_`
+        assert response.parsed.title and response.parsed.detail
+        return response.parsed
+
+    # The table is full: 409 from the lobby.
+    problem(
+        join_game.sync_detailed(game.id, client=lobby, body=JoinRequest(name="Cyd")),
+        409,
+        "game_full",
+    )
+
+    # Setup: an out-of-range position is a 400 with field errors, then two reveals per seat.
+    bad = problem(
+        reveal.sync_detailed(game.id, client=seats[0], body=PositionRequest(column=9, row=0)),
+        400,
+        "invalid_request",
+    )
+    assert "column" in bad.errors.additional_properties
+    for client in seats:
+        for column in (0, 1):
+            answer = reveal.sync(game.id, client=client, body=PositionRequest(column=column, row=0))
+            assert isinstance(answer, Game)
+    view = get_game.sync(game.id, client=seats[0])
+    assert isinstance(view, Game)
+    assert view.status == GameStatus.PLAYING
+    current = seats[view.current_seat]
+    other = seats[1 - view.current_seat]
+
+    # The wrong seat's token: 409 not_your_turn, parsed as the generated Problem model.
+    problem(draw.sync_detailed(game.id, client=other), 409, "not_your_turn")
+
+    # A token that is not a seat of this game: 401; no such game: 404.
+    stranger = AuthenticatedClient(base_url=live_server.url, token="not-a-seat-token")
+    problem(draw.sync_detailed(game.id, client=stranger), 401, "invalid_token")
+    problem(get_game.sync_detailed(uuid.uuid4(), client=current), 404, "game_not_found")
+
+    # If-Match on an older version: 412 with the current version.
+    stale = problem(
+        draw.sync_detailed(game.id, client=current, if_match=f'"{view.version - 1}"'),
+        412,
+        "version_mismatch",
+    )
+    assert stale.current_version == view.version
+
+    # If-None-Match with the current ETag: 304, nothing to parse.
+    unchanged = get_game.sync_detailed(game.id, client=current, if_none_match=f'"{view.version}"')
+    assert unchanged.status_code == 304
+    assert unchanged.parsed is None
+
+    # Idempotency-Key: the retry gets the first answer and the draw happens once.
+    first = draw.sync_detailed(game.id, client=current, idempotency_key="draw-1")
+    again = draw.sync_detailed(game.id, client=current, idempotency_key="draw-1")
+    assert first.status_code == again.status_code == 200
+    assert isinstance(first.parsed, Game) and isinstance(again.parsed, Game)
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert again.parsed.version == first.parsed.version == view.version + 1
+    assert first.parsed.held_card is not None and first.parsed.held_card.value is not None
+
+    # Spectators: the same game without a token (a plain Client works at run time, although
+    # the generated signature asks for an AuthenticatedClient) hides the drawn card.
+    spectator = get_game.sync(game.id, client=lobby)
+    assert isinstance(spectator, Game)
+    assert spectator.you is None and spectator.legal_actions == []
+    assert spectator.held_card is not None and spectator.held_card.value is None
+
+    # The lobby filter is the generated enum.
+    page = list_games.sync(client=lobby, status=ListGamesStatus.PLAYING, limit=100)
+    assert isinstance(page, GameList)
+    assert game.id in {summary.id for summary in page.results}

@@ -1,0 +1,28 @@
+"""Shared fixtures: throttling off for deterministic tests, and an API client.
+
+Helpers that drive games over HTTP are in `tests/api/support.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from django.core.cache import cache
+from rest_framework.test import APIClient
+from rest_framework.views import APIView
+
+
+@pytest.fixture(autouse=True)
+def _no_throttling(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Deterministic tests: no rate limits (DRF binds throttle classes at import time, so the
+    class attribute is patched; a test may patch it back to check 429)."""
+    monkeypatch.setattr(APIView, "throttle_classes", [])
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def api() -> APIClient:
+    return APIClient()

@@ -1,0 +1,242 @@
+"""The write path: every action appends all of its events or none, the summary row follows the
+log, and lost races become 409s rather than forks, gaps or 500s."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import OperationalError, connection
+from rest_framework.test import APIClient
+
+from engine import view
+from games import services
+from games.models import Game, GameEvent, IdempotentResponse, Seat
+from tests.api.support import (
+    GAMES,
+    act,
+    assert_problem,
+    create_game,
+    get_view,
+    send,
+    setup_reveals,
+    start_game,
+    without_identity,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+class Injected(Exception):
+    """The failure a test injects in the middle of a write."""
+
+
+def snapshot(game_id: str) -> tuple[Any, ...]:
+    game = Game.objects.get(pk=game_id)
+    return (
+        list(GameEvent.objects.filter(game=game).order_by("sequence").values_list("id", "payload")),
+        (game.version, game.status, game.round, game.current_seat, game.players_joined),
+        list(Seat.objects.filter(game=game).values_list("seat", "name")),
+        IdempotentResponse.objects.filter(game=game).count(),
+    )
+
+
+@pytest.fixture
+def failing_client() -> APIClient:
+    """A client that answers a server error as a 500 response instead of raising it."""
+    return APIClient(raise_request_exception=False)
+
+
+def fail_after_inserting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """`GameEvent.objects.bulk_create` inserts the events, then raises. Answers how many
+    rows each call inserted."""
+    inserted: list[int] = []
+    original = GameEvent.objects.bulk_create
+
+    def bulk_create(objs: Any, *args: Any, **kwargs: Any) -> Any:
+        created = original(list(objs), *args, **kwargs)
+        inserted.append(len(created))
+        raise Injected("after the events were inserted")
+
+    monkeypatch.setattr(GameEvent.objects, "bulk_create", bulk_create)
+    return inserted
+
+
+def fail_after_append(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`services.append_events` does all of its work (events and summary row), then raises."""
+    original: Callable[..., None] = services.append_events
+
+    def append(*args: Any) -> None:
+        original(*args)
+        raise Injected("after the append")
+
+    monkeypatch.setattr(services, "append_events", append)
+
+
+@pytest.mark.parametrize("inject", [fail_after_inserting, fail_after_append])
+def test_a_failing_action_leaves_no_event(
+    api: APIClient,
+    failing_client: APIClient,
+    monkeypatch: pytest.MonkeyPatch,
+    inject: Callable[[pytest.MonkeyPatch], Any],
+) -> None:
+    game_id, tokens = start_game(api, 2, seed=8)
+    # The last setup reveal writes two events (CardRevealed, PlayStarted) in one action.
+    act(api, game_id, tokens[0], {"action": "reveal", "column": 0, "row": 0})
+    act(api, game_id, tokens[0], {"action": "reveal", "column": 0, "row": 1})
+    act(api, game_id, tokens[1], {"action": "reveal", "column": 0, "row": 0})
+    before = snapshot(game_id)
+    served = get_view(api, game_id, tokens[1])
+    inserted = inject(monkeypatch)
+    last = {"action": "reveal", "column": 0, "row": 1}
+    response = send(failing_client, game_id, tokens[1], last, HTTP_IDEMPOTENCY_KEY="k")
+    assert_problem(response, 500, "server_error")
+    if inserted is not None:
+        assert inserted == [2]  # both events were in the table when the failure came
+    assert snapshot(game_id) == before
+    assert get_view(api, game_id, tokens[1]) == served
+    monkeypatch.undo()
+    # Nothing was half done: the same action now succeeds, with both of its events.
+    answer = act(api, game_id, tokens[1], last, HTTP_IDEMPOTENCY_KEY="k")
+    assert answer["status"] == "playing" and answer["version"] == served["version"] + 2
+
+
+@pytest.mark.parametrize("inject", [fail_after_inserting, fail_after_append])
+def test_a_failing_join_leaves_no_seat(
+    api: APIClient,
+    failing_client: APIClient,
+    monkeypatch: pytest.MonkeyPatch,
+    inject: Callable[[pytest.MonkeyPatch], Any],
+) -> None:
+    game_id = create_game(api, 2)["id"]
+    api.post(f"{GAMES}/{game_id}/players", {"name": "Ada"}, format="json")
+    before = snapshot(game_id)
+    inject(monkeypatch)
+    response = failing_client.post(f"{GAMES}/{game_id}/players", {"name": "Bo"}, format="json")
+    assert_problem(response, 500, "server_error")
+    assert snapshot(game_id) == before  # no seat, no PlayerJoined, no RoundDealt
+
+
+def test_a_failing_creation_leaves_no_game(
+    failing_client: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fail_after_inserting(monkeypatch)
+    response = failing_client.post(GAMES, {"seats": 2}, format="json")
+    assert_problem(response, 500, "server_error")
+    assert not Game.objects.exists() and not GameEvent.objects.exists()
+
+
+def test_an_event_already_at_the_next_sequence_is_a_conflict(
+    api: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The unique (game, sequence) constraint is the last guard against a fork: a writer
+    that read the log just before another inserted its event cannot insert beside it."""
+    game_id, tokens = start_game(api, 2, seed=9)
+    game = Game.objects.get(pk=game_id)
+    original = services.game_state
+    monkeypatch.setattr(
+        services,
+        "game_state",
+        lambda game, at=None: original(game, game.version if at is None else at),
+    )
+    GameEvent.objects.create(  # the other writer's event, its game row not yet moved on
+        game=game, sequence=game.version + 1, type="CardRevealed", payload={}, schema_version=1
+    )
+    before = snapshot(game_id)
+    response = send(api, game_id, tokens[0], {"action": "reveal", "column": 0, "row": 0})
+    assert_problem(response, 409, "concurrent_update")
+    assert snapshot(game_id) == before
+
+
+def test_a_game_moved_on_behind_the_reader_is_a_conflict(
+    api: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The summary row moves only from the version the action read (optimistic check)."""
+    game_id, tokens = start_game(api, 2, seed=10)
+    original = services.game_state
+
+    def stale_read(game: Game, at: int | None = None) -> Any:
+        state = original(game, at)
+        Game.objects.filter(pk=game.pk).update(version=game.version + 1)  # another writer
+        return state
+
+    monkeypatch.setattr(services, "game_state", stale_read)
+    events = GameEvent.objects.filter(game_id=game_id).count()
+    response = send(api, game_id, tokens[0], {"action": "reveal", "column": 0, "row": 0})
+    assert_problem(response, 409, "concurrent_update")
+    assert GameEvent.objects.filter(game_id=game_id).count() == events
+
+
+class DriverError(Exception):
+    """What a database driver raises; PostgreSQL's carry an SQLSTATE."""
+
+    def __init__(self, sqlstate: str) -> None:
+        super().__init__(sqlstate)
+        self.sqlstate = sqlstate
+
+
+def lock_error(message: str) -> OperationalError:
+    """The error this database gives when it cannot get a lock (as Django wraps it)."""
+    error = OperationalError(message)
+    if connection.vendor != "sqlite":
+        error.__cause__ = DriverError("55P03")
+    return error
+
+
+@pytest.mark.parametrize("message", ["database is locked", "database table is locked"])
+def test_a_write_lock_not_obtained_is_a_conflict(
+    api: APIClient, monkeypatch: pytest.MonkeyPatch, message: str
+) -> None:
+    game_id, tokens = start_game(api, 2, seed=12)
+    before = snapshot(game_id)
+
+    def locked(game_id: object) -> Game:
+        raise lock_error(message)
+
+    monkeypatch.setattr(services, "_locked", locked)
+    response = send(api, game_id, tokens[0], {"action": "reveal", "column": 0, "row": 0})
+    assert_problem(response, 409, "concurrent_update")
+    assert snapshot(game_id) == before
+
+
+def test_postgresql_lock_failures_are_contention() -> None:
+    for sqlstate in ("40001", "40P01", "55P03"):
+        error = OperationalError("could not serialize access")
+        error.__cause__ = DriverError(sqlstate)
+        assert services._is_contention(error)
+    other = OperationalError("connection refused")
+    other.__cause__ = DriverError("08006")
+    assert not services._is_contention(other)
+
+
+def test_other_database_errors_are_not_hidden(
+    failing_client: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id, tokens = start_game(failing_client, 2, seed=13)
+
+    def broken(game_id: object) -> Game:
+        raise OperationalError("disk I/O error")
+
+    monkeypatch.setattr(services, "_locked", broken)
+    response = send(failing_client, game_id, tokens[0], {"action": "reveal", "column": 0, "row": 0})
+    assert_problem(response, 500, "server_error")
+
+
+def test_the_summary_row_follows_the_log(api: APIClient) -> None:
+    game_id, tokens = start_game(api, 3, seed=14)
+    setup_reveals(api, game_id, tokens)
+    seat = get_view(api, game_id)["current_seat"]
+    act(api, game_id, tokens[seat], {"action": "draw"})
+    game = Game.objects.get(pk=game_id)
+    state = services.game_state(game)
+    assert (game.version, game.status, game.round, game.current_seat, game.players_joined) == (
+        state.version,
+        state.phase,
+        state.round,
+        state.current,
+        3,
+    )
+    # Any earlier version replays too, and the log replays to what is served.
+    assert services.game_state(game, at=1).seats == 3
+    assert view(state, seat).to_data() == without_identity(get_view(api, game_id, tokens[seat]))
