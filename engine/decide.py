@@ -7,7 +7,6 @@ private draft as it goes, so the later events of one action see the effect of th
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from . import errors
@@ -25,7 +24,7 @@ from .actions import (
     Reveal,
     TakeDiscard,
 )
-from .cards import CELLS, COLUMN_MASKS, COLUMNS, FULL_DECK_COUNTER, ROWS
+from .cards import ALL_CELLS_MASK, CELLS, COLUMN_MASKS, COLUMNS, FULL_DECK, ROWS
 from .events import (
     CardDrawn,
     CardReplaced,
@@ -62,6 +61,26 @@ from .state import (
 )
 
 SETUP_REVEALS = 2  # R4.3
+
+# Legal action lists, built once so that `legal_actions` allocates nothing.
+#: The reveals of the cells in a bit mask, for every mask of the 12 cells.
+_REVEALS_OF: tuple[tuple[Reveal, ...], ...] = tuple(
+    tuple(REVEALS[i] for i in range(CELLS) if mask >> i & 1) for mask in range(ALL_CELLS_MASK + 1)
+)
+#: Every possible mask of removed cells: any set of whole columns (R8).
+_GONE_MASKS: tuple[int, ...] = tuple(
+    sum(COLUMN_MASKS[c] for c in range(COLUMNS) if columns >> c & 1)
+    for columns in range(1 << COLUMNS)
+)
+#: Holding the taken discard (R6a), by mask of the removed cells: replace any remaining card.
+_PLACES_TAKEN: dict[int, tuple[Action, ...]] = {
+    gone: tuple(REPLACES[i] for i in range(CELLS) if not gone >> i & 1) for gone in _GONE_MASKS
+}
+#: Holding a drawn card (R6b): replace any remaining card, or discard it.
+_PLACES_DRAWN: dict[int, tuple[Action, ...]] = {
+    gone: (*places, DISCARD) for gone, places in _PLACES_TAKEN.items()
+}
+_CHOOSE: tuple[Action, ...] = (DRAW, TAKE_DISCARD)
 
 
 def create_game(seats: int, options: Options | None = None) -> list[Event]:
@@ -116,7 +135,7 @@ def act(
         return decision.events, decision.draft
     if seat is None:
         raise errors.SpectatorCannotAct()
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
+    if type(seat) is not int or not 0 <= seat < state.seats:  # a bool is not a seat
         raise errors.UnknownSeat(f"there is no seat {seat!r} in this game")
     phase = state.phase
     if phase == PLAYING:
@@ -146,23 +165,17 @@ def _join(decision: _Decision, action: Join) -> None:
 
 def _deal(decision: _Decision, round_number: int) -> None:
     order = tuple(decision.need_shuffler().deal_order(round_number))
-    if Counter(order) != FULL_DECK_COUNTER:
+    if tuple(sorted(order)) != FULL_DECK:
         raise ValueError("a deal order must hold exactly the 150 cards of R1")
     decision.emit(RoundDealt(round_number, order))
 
 
 def _cell(action: Reveal | Replace) -> int:
+    """The cell index of a position; positions are plain ints (a bool is not a position)."""
     column, row = action.column, action.row
-    if (
-        isinstance(column, bool)
-        or isinstance(row, bool)
-        or not isinstance(column, int)
-        or not isinstance(row, int)
-        or not 0 <= column < COLUMNS
-        or not 0 <= row < ROWS
-    ):
-        raise errors.PositionOutOfRange(f"no card at column {column!r}, row {row!r}")
-    return column * ROWS + row
+    if type(column) is int and type(row) is int and 0 <= column < COLUMNS and 0 <= row < ROWS:
+        return column * ROWS + row
+    raise errors.PositionOutOfRange(f"no card at column {column!r}, row {row!r}")
 
 
 def _setup_reveal(decision: _Decision, seat: int, action: Action) -> None:
@@ -258,7 +271,7 @@ def _reshuffle(decision: _Decision) -> None:
     state = decision.draft
     rest = state.discard[:-1]
     order = tuple(decision.need_shuffler().reshuffle(rest, state.round, state.reshuffles + 1))
-    if Counter(order) != Counter(rest):
+    if sorted(order) != sorted(rest):
         raise ValueError("a reshuffle must hold exactly the cards under the top discard")
     decision.emit(DrawPileReshuffled(order))
 
@@ -303,7 +316,7 @@ def _end_round(decision: _Decision) -> None:
 
 def legal_actions(state: GameState, seat: int | None) -> Sequence[Action]:
     """Every action `seat` may take now, each ready to pass to `decide` (never `Join`)."""
-    if seat is None:
+    if type(seat) is not int:  # a spectator (None), or not a seat at all (as `act` decides)
         return ()
     phase = state.phase
     if phase == PLAYING:
@@ -311,21 +324,20 @@ def legal_actions(state: GameState, seat: int | None) -> Sequence[Action]:
             return ()
         step = state.step
         if step == CHOOSE:
-            return (DRAW, TAKE_DISCARD)
+            return _CHOOSE
         grid = state.grids[seat]
         if step == REVEAL_AFTER_DISCARD:
-            down = grid.face_down
-            return [REVEALS[i] for i in range(CELLS) if down >> i & 1]
-        gone = grid.gone
-        places: list[Action] = [REPLACES[i] for i in range(CELLS) if not gone >> i & 1]
+            return _REVEALS_OF[grid.face_down]
         if step == PLACE_DRAWN:
-            places.append(DISCARD)
-        return places
+            return _PLACES_DRAWN[grid.gone]
+        if step == PLACE_TAKEN:
+            return _PLACES_TAKEN[grid.gone]
+        return ()
     if phase == SETUP and 0 <= seat < state.seats:
-        grid = state.grids[seat]
-        if grid.up.bit_count() >= SETUP_REVEALS:
+        up = state.grids[seat].up
+        if up.bit_count() >= SETUP_REVEALS:
             return ()
-        return [REVEALS[i] for i in range(CELLS) if not grid.up >> i & 1]
+        return _REVEALS_OF[ALL_CELLS_MASK & ~up]
     return ()
 
 

@@ -88,7 +88,7 @@ def _round_dealt(s: GameState, e: RoundDealt) -> None:
 
 def _card_revealed(s: GameState, e: CardRevealed) -> None:
     grid = s.grids[e.seat]
-    _set_grid(s, e.seat, grid._replace(up=grid.up | 1 << (e.column * ROWS + e.row)))
+    _set_grid(s, e.seat, Grid(grid.values, grid.up | 1 << (e.column * ROWS + e.row), grid.gone))
     if s.phase == PLAYING:
         s.step = TURN_DONE
 
@@ -119,7 +119,7 @@ def _card_replaced(s: GameState, e: CardReplaced) -> None:
     values = list(grid.values)
     replaced = values[cell]
     values[cell] = s.held  # type: ignore[assignment]
-    _set_grid(s, e.seat, grid._replace(values=tuple(values), up=grid.up | 1 << cell))
+    _set_grid(s, e.seat, Grid(tuple(values), grid.up | 1 << cell, grid.gone))
     s.discard = (*s.discard, replaced)
     s.held = None
     s.held_from = None
@@ -137,7 +137,7 @@ def _column_removed(s: GameState, e: ColumnRemoved) -> None:
     grid = s.grids[e.seat]
     base = e.column * ROWS
     s.discard = (*s.discard, *grid.values[base : base + ROWS])
-    _set_grid(s, e.seat, grid._replace(gone=grid.gone | COLUMN_MASKS[e.column]))
+    _set_grid(s, e.seat, Grid(grid.values, grid.up, grid.gone | COLUMN_MASKS[e.column]))
 
 
 def _draw_pile_reshuffled(s: GameState, e: DrawPileReshuffled) -> None:

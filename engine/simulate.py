@@ -11,15 +11,17 @@ from .events import Event
 from .evolve import replay
 from .options import Options
 from .shuffle import SeededShuffler, Shuffler
-from .state import FINISHED, GameState
+from .state import FINISHED, PLAYING, GameState
 from .view import GameView, view
 
 
-@dataclass(frozen=True, slots=True)
 class LegalOnly:
     """The cheapest 'view': the legal actions alone (enough for a random player)."""
 
-    legal_actions: Sequence[Action]
+    __slots__ = ("legal_actions",)
+
+    def __init__(self, legal_actions: Sequence[Action] = ()) -> None:
+        self.legal_actions = legal_actions
 
 
 @dataclass
@@ -57,7 +59,9 @@ def play_game(
     while state.phase != FINISHED:
         if actions >= max_actions:
             raise RuntimeError("the game did not end")
-        seat = seats_to_act(state)[0]
+        seat = state.current
+        if seat is None or state.phase != PLAYING:
+            seat = seats_to_act(state)[0]
         new, after = act(state, seat, choosers[seat](state, seat), shuffler)
         if on_step is not None:
             on_step(state, new, after)
@@ -80,7 +84,10 @@ def chooser_from_view(player: object) -> Callable[[GameState, int], Action]:
 def chooser_from_legal(player: object) -> Callable[[GameState, int], Action]:
     """Adapt a player that needs only the legal actions (the random player)."""
 
+    seen = LegalOnly()  # one holder, refilled each call: saves an allocation per action
+
     def choose(state: GameState, seat: int) -> Action:
-        return player.choose(LegalOnly(legal_actions(state, seat)))  # type: ignore[attr-defined]
+        seen.legal_actions = legal_actions(state, seat)
+        return player.choose(seen)  # type: ignore[attr-defined]
 
     return choose

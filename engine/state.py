@@ -144,10 +144,32 @@ class GameState:
         self.version = 0
 
     def copy(self) -> GameState:
-        """A shallow copy: every field is immutable, so nothing is shared mutably."""
+        """A shallow copy: every field is immutable, so nothing is shared mutably.
+
+        Written out slot by slot: this is the hot path of `decide` and `evolve`.
+        """
         new = GameState.__new__(GameState)
-        for name in _SLOTS:
-            setattr(new, name, getattr(self, name))
+        new.seats = self.seats
+        new.options = self.options
+        new.names = self.names
+        new.phase = self.phase
+        new.round = self.round
+        new.grids = self.grids
+        new.totals = self.totals
+        new.deck = self.deck
+        new.deck_pos = self.deck_pos
+        new.discard = self.discard
+        new.current = self.current
+        new.step = self.step
+        new.held = self.held
+        new.held_from = self.held_from
+        new.closer = self.closer
+        new.final_turns_left = self.final_turns_left
+        new.last_closer = self.last_closer
+        new.reshuffles = self.reshuffles
+        new.rounds = self.rounds
+        new.winners = self.winners
+        new.version = self.version
         return new
 
     def _key(self) -> tuple[object, ...]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
@@ -24,22 +23,8 @@ RULE_CODES = sorted(
 )
 
 
-class SeatTokenScheme(OpenApiAuthenticationExtension):
-    """The bearer token a seat receives when it joins."""
-
-    target_class = "games.auth.SeatTokenAuthentication"
-    name = "SeatToken"
-
-    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
-        return {
-            "type": "http",
-            "scheme": "bearer",
-            "description": "The seat token returned once by `join_game`. It acts for that seat "
-            "of that game only; without it you read games as a spectator.",
-        }
-
-
-# Security requirements (drf-spectacular types `auth` as strings but emits these objects as-is).
+# Security requirements (drf-spectacular types `auth` as strings but emits these objects as-is);
+# the SeatToken scheme itself is declared in settings (SPECTACULAR_SETTINGS APPEND_COMPONENTS).
 SEAT_ONLY: Any = [{"SeatToken": []}]
 SEAT_OR_SPECTATOR: Any = [{"SeatToken": []}, {}]
 

@@ -139,6 +139,7 @@ class EmptySerializer(StrictSerializer):
 CELL_STATES = ["face_down", "face_up", "removed"]
 CARD_SOURCES = ["deck", "discard"]
 ACTION_KINDS = ["reveal", "draw", "take_discard", "replace", "discard"]
+HISTORY_FORMATS = ["skyjo-history"]
 
 # Output shapes. Responses are built by `games.presenters` as plain data in exactly these
 # shapes (rendering 96 nested cells through serializers would dominate a turn's cost); tests
@@ -289,7 +290,7 @@ class HistoryGameSerializer(serializers.Serializer):
 class HistorySerializer(serializers.Serializer):
     """A complete game log, format `skyjo-history` version 1 (see the README)."""
 
-    format = serializers.ChoiceField(choices=["skyjo-history"])
+    format = serializers.ChoiceField(choices=HISTORY_FORMATS)
     format_version = serializers.IntegerField(help_text="1")
     game = HistoryGameSerializer()
     events = HistoryEventSerializer(many=True)

@@ -145,6 +145,14 @@ Errors are RFC 9457 problem details (`application/problem+json`) with a stable `
 Use `If-Match` to act only on the version you saw, and `Idempotency-Key` to retry safely.
 """
 
+#: The bearer token a seat receives when it joins.
+SEAT_TOKEN_SCHEME = {
+    "type": "http",
+    "scheme": "bearer",
+    "description": "The seat token returned once by `join_game`. It acts for that seat of that "
+    "game only; without it you read games as a spectator.",
+}
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Skyjo service API",
     "VERSION": "1.0.0",
@@ -159,7 +167,9 @@ SPECTACULAR_SETTINGS = {
         "CellState": "games.serializers.CELL_STATES",
         "CardSource": "games.serializers.CARD_SOURCES",
         "ActionKind": "games.serializers.ACTION_KINDS",
+        "HistoryFormat": "games.serializers.HISTORY_FORMATS",
     },
+    "APPEND_COMPONENTS": {"securitySchemes": {"SeatToken": SEAT_TOKEN_SCHEME}},
     "TAGS": [
         {"name": "lobby", "description": "Create, find, join and read games."},
         {"name": "turns", "description": "A seat's actions, authenticated by its token."},

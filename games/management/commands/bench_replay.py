@@ -1,0 +1,263 @@
+"""`manage.py bench_replay`: does reading or acting on a game cost the same after 2,000 events
+as after 20?
+
+Two 2-seat games are built in a throwaway test database (never the configured one): a short one
+(at least `--short` events) and a long one (at least `--long` events; greedy engine players,
+an end score too high to finish). Then, through the full Django stack (`django.test.Client`,
+in-process, with a seat token, throttling off), it times, alternating short and long:
+
+* `view`: `GET /api/v1/games/{id}`, served from the game's snapshot (`--reads` times);
+* `act`: `POST` of a legal action chosen from the acting seat's `legal_actions` by a seeded
+  random player (`--acts` times; the choice and the read it needs are not timed);
+* `cold_view`: the same `GET` with the snapshot removed first, so the log is replayed (and the
+  snapshot written again): the cost the snapshot saves, reported but not bounded.
+
+It prints medians (and means) in milliseconds and the long/short ratios of the medians. The
+command fails (exit status 1) when the view or act ratio exceeds `--max-ratio` (1.5).
+`--json` prints one JSON object instead: `view_ratio`, `act_ratio`, `cold_view_ratio` and
+the timings (`*_ms`: median, mean and every sample).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection, transaction
+from django.test import Client
+from django.test.utils import setup_test_environment, teardown_test_environment
+from rest_framework.views import APIView
+
+from engine import GreedyPlayer, SeededShuffler, act, action_from_data, seats_to_act, view
+from engine.state import FINISHED
+from games import services
+from games.models import Game
+
+GAMES = "/api/v1/games"
+ENDPOINTS = {
+    "reveal": "reveal",
+    "draw": "draw",
+    "take_discard": "take-discard",
+    "replace": "replace",
+    "discard": "discard",
+}
+SEATS = 2
+#: High enough that greedy players do not finish a game within the benchmark.
+END_SCORE = 100_000
+MAX_RATIO = 1.5
+
+
+@dataclass
+class BenchGame:
+    game_id: str
+    tokens: list[str]
+    events: int  # the version it was built to
+
+    @property
+    def url(self) -> str:
+        return f"{GAMES}/{self.game_id}"
+
+
+def build_game(min_events: int, *, seed: int) -> BenchGame:
+    """A 2-seat game of at least `min_events` events (the first action boundary from there),
+    built through `games.services` without HTTP: created and joined as usual, then played by
+    greedy engine players and appended in one write."""
+    game = services.create_game(seats=SEATS, options={"end_score": END_SCORE}, seed=seed)
+    tokens = [services.join_game(game.id, f"Bench {seat}").token for seat in range(SEATS)]
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        before = state = services.game_state(game)
+        shuffler = SeededShuffler(game.seed)
+        player = GreedyPlayer()
+        events = []
+        while state.version < min_events:
+            if state.phase == FINISHED:
+                raise CommandError(f"the game ended after {state.version} events")
+            seat = seats_to_act(state)[0]
+            new, state = act(state, seat, player.choose(view(state, seat)), shuffler)
+            events.extend(new)
+        if events:
+            services.append_events(game, before, events, state)
+    return BenchGame(str(game.id), tokens, state.version)
+
+
+def _ms(fn: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    result = fn()
+    return (time.perf_counter() - start) * 1000, result
+
+
+def _summary(samples: list[float]) -> dict[str, Any]:
+    return {
+        "median": round(statistics.median(samples), 4),
+        "mean": round(statistics.fmean(samples), 4),
+        "samples": [round(s, 4) for s in samples],
+    }
+
+
+class Bench:
+    """The timed measurements, on one client and the two games."""
+
+    def __init__(self, short: BenchGame, long: BenchGame, seed: int) -> None:
+        self.client = Client()
+        self.games = {"short": short, "long": long}
+        self.rng = random.Random(seed)
+
+    def _auth(self, token: str) -> dict[str, str]:
+        return {"HTTP_AUTHORIZATION": f"Bearer {token}"}
+
+    def read(self, game: BenchGame) -> float:
+        elapsed, response = _ms(lambda: self.client.get(game.url, **self._auth(game.tokens[0])))
+        if response.status_code != 200:
+            raise CommandError(f"GET {game.url} answered {response.status_code}")
+        return elapsed
+
+    def cold_read(self, game: BenchGame) -> float:
+        Game.objects.filter(pk=game.game_id).update(snapshot=None, snapshot_version=None)
+        return self.read(game)
+
+    def next_action(self, game: BenchGame) -> tuple[str, dict[str, Any]]:
+        """The token of a seat with something to do and the action its player chooses."""
+        for token in game.tokens:
+            data = self.client.get(game.url, **self._auth(token)).json()
+            if data["legal_actions"]:
+                choice = self.rng.choice(data["legal_actions"])
+                action_from_data(choice)  # one of the engine's actions
+                return token, choice
+        raise CommandError(f"no seat of {game.game_id} can act")
+
+    def act(self, game: BenchGame) -> float:
+        token, choice = self.next_action(game)
+        url = f"{game.url}/actions/{ENDPOINTS[choice['action']]}"
+        body = {key: value for key, value in choice.items() if key != "action"}
+        elapsed, response = _ms(
+            lambda: self.client.post(
+                url, body, content_type="application/json", **self._auth(token)
+            )
+        )
+        if response.status_code != 200:
+            raise CommandError(f"POST {url} answered {response.status_code}: {response.content!r}")
+        return elapsed
+
+    def measure(self, fn: Callable[[BenchGame], float], times: int) -> dict[str, list[float]]:
+        """`fn` on each game in turn, `times` rounds (alternating, so drift hits both)."""
+        samples: dict[str, list[float]] = {"short": [], "long": []}
+        for _ in range(times):
+            for name, game in self.games.items():
+                samples[name].append(fn(game))
+        return samples
+
+
+class Command(BaseCommand):
+    help = (
+        "Time GET and an action on a game after 20 and after 2,000 events (and the read "
+        "without a snapshot), in a throwaway test database; fail if long/short exceeds 1.5."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--short", type=int, default=20, help="Events of the short game.")
+        parser.add_argument("--long", type=int, default=2000, help="Events of the long game.")
+        parser.add_argument("--reads", type=int, default=200, help="Timed reads per game.")
+        parser.add_argument("--acts", type=int, default=100, help="Timed actions per game.")
+        parser.add_argument(
+            "--cold-reads", type=int, default=None, help="Timed cold reads (default --reads)."
+        )
+        parser.add_argument("--warmup", type=int, default=5, help="Untimed reads first.")
+        parser.add_argument("--seed", type=int, default=7, help="Seed of games and players.")
+        parser.add_argument("--max-ratio", type=float, default=MAX_RATIO)
+        parser.add_argument("--json", action="store_true", help="Print one JSON object.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not 0 < options["short"] < options["long"]:
+            raise CommandError("need 0 < --short < --long")
+        if min(options["reads"], options["acts"]) < 1:
+            raise CommandError("--reads and --acts must be at least 1")
+        result = self.in_throwaway_database(options)
+        if options["json"]:
+            self.stdout.write(json.dumps(result))
+        else:
+            self.report(result)
+        over = [k for k in ("view_ratio", "act_ratio") if result[k] > options["max_ratio"]]
+        if over:
+            raise CommandError(
+                f"{' and '.join(over)} above {options['max_ratio']}: the cost grows with the log",
+                returncode=1,
+            )
+
+    def in_throwaway_database(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Run the benchmark in a new test database, destroyed afterwards, without throttling
+        (and with DEBUG off, as in production: no query log)."""
+        throttles = APIView.throttle_classes
+        APIView.throttle_classes = []
+        if connection.vendor != "sqlite" and not connection.settings_dict["TEST"].get("NAME"):
+            # Never the name a concurrent test run uses (SQLite's is already per process).
+            name = connection.settings_dict["NAME"]
+            connection.settings_dict["TEST"]["NAME"] = f"test_{name}_bench_{os.getpid()}"
+        setup_test_environment(debug=False)
+        old_name = connection.settings_dict["NAME"]
+        try:
+            connection.creation.create_test_db(
+                verbosity=0, autoclobber=True, keepdb=False, serialize=False
+            )
+            try:
+                return self.run(options)
+            finally:
+                connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=False)
+        finally:
+            teardown_test_environment()
+            APIView.throttle_classes = throttles
+
+    def run(self, options: dict[str, Any]) -> dict[str, Any]:
+        seed = options["seed"]
+        short = build_game(options["short"], seed=seed)
+        long = build_game(options["long"], seed=seed)
+        bench = Bench(short, long, seed)
+        bench.measure(bench.read, options["warmup"])
+        reads = bench.measure(bench.read, options["reads"])
+        cold = bench.measure(bench.cold_read, options["cold_reads"] or options["reads"])
+        acts = bench.measure(bench.act, options["acts"])
+        result: dict[str, Any] = {
+            "database": connection.vendor,
+            "seats": SEATS,
+            "short_events": short.events,
+            "long_events": long.events,
+            "reads": options["reads"],
+            "acts": options["acts"],
+            "max_ratio": options["max_ratio"],
+        }
+        for name, samples in (("view", reads), ("act", acts), ("cold_view", cold)):
+            result[f"{name}_ms"] = {size: _summary(samples[size]) for size in ("short", "long")}
+            medians = [statistics.median(samples[size]) for size in ("short", "long")]
+            result[f"{name}_ratio"] = round(medians[1] / medians[0], 4)
+        return result
+
+    def report(self, result: dict[str, Any]) -> None:
+        write = self.stdout.write
+        write(
+            f"bench_replay ({result['database']}, {result['seats']} seats, through the Django "
+            f"stack): short game {result['short_events']} events, "
+            f"long game {result['long_events']} events"
+        )
+        write(f"{'':34} {'short ms':>9} {'long ms':>9} {'long/short':>11}")
+        rows = (
+            ("view", f"GET with snapshot (median of {result['reads']})"),
+            ("act", f"action (median of {result['acts']})"),
+            ("cold_view", "GET without snapshot (median)"),
+        )
+        for name, label in rows:
+            timings = result[f"{name}_ms"]
+            write(
+                f"{label:34} {timings['short']['median']:9.3f} {timings['long']['median']:9.3f} "
+                f"{result[f'{name}_ratio']:11.2f}"
+            )
+        for name in ("view", "act"):
+            ratio = result[f"{name}_ratio"]
+            verdict = "ok" if ratio <= result["max_ratio"] else "TOO HIGH"
+            write(f"{name}_ratio {ratio:.2f} (at most {result['max_ratio']}): {verdict}")

@@ -1,0 +1,165 @@
+"""Events as stored data: JSON round trips for every type, schema versions and upcasting."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from engine import (
+    EVENT_TYPES,
+    Event,
+    GreedyPlayer,
+    UnknownEventType,
+    event_from_data,
+    event_to_data,
+    event_type,
+    replay,
+    schema_version,
+)
+from engine.events import (
+    UPCASTERS,
+    CardDrawn,
+    CardReplaced,
+    CardRevealed,
+    ColumnRemoved,
+    DiscardTaken,
+    DrawnCardDiscarded,
+    DrawPileReshuffled,
+    FinalTurnsBegan,
+    GameCreated,
+    GameEnded,
+    PlayerJoined,
+    PlayStarted,
+    RoundDealt,
+    RoundEnded,
+    TurnPassed,
+    upcast,
+)
+from engine.shuffle import SeededShuffler
+from engine.simulate import chooser_from_view, play_game
+
+ONE_OF_EACH: list[Event] = [
+    GameCreated(4, 100, True),
+    PlayerJoined(2, "Zoë «the closer» 🃏"),
+    RoundDealt(3, SeededShuffler(1).deal_order(3)),
+    CardRevealed(1, 3, 2, -2),
+    PlayStarted(2, 3),
+    CardDrawn(0, 12),
+    DiscardTaken(1, -1),
+    CardReplaced(2, 1, 0, 5, -2),
+    DrawnCardDiscarded(3, 0),
+    ColumnRemoved(1, 2, 7),
+    DrawPileReshuffled((3, 2, 1, 0, -1)),
+    TurnPassed(3, 0),
+    FinalTurnsBegan(2),
+    RoundEnded(
+        round=2,
+        closer=1,
+        grids=((1, 2, None, None, None, 3, 4, 5, 6, 7, 8, 9), (0,) * 12),
+        raw_scores=(45, 0),
+        round_scores=(45, 0),
+        closer_doubled=False,
+        totals=(80, 12),
+    ),
+    GameEnded((101, 40, 40), (1, 2)),
+]
+
+
+def through_json(event: Event) -> Event:
+    stored = json.dumps(
+        {"type": event_type(event), "version": schema_version(event), "data": event_to_data(event)}
+    )
+    loaded = json.loads(stored)
+    return event_from_data(loaded["type"], loaded["data"], loaded["version"])
+
+
+def test_one_of_each_covers_every_event_type() -> None:
+    assert sorted(event_type(event) for event in ONE_OF_EACH) == sorted(EVENT_TYPES)
+
+
+@pytest.mark.parametrize("event", ONE_OF_EACH, ids=event_type)
+def test_event_json_round_trip(event: Event) -> None:
+    back = through_json(event)
+    assert back == event
+    assert type(back) is type(event)
+    assert hash(back) == hash(event)  # tuples again, not lists
+    assert schema_version(back) == 1
+    assert event_from_data(event_type(event), event_to_data(event)) == event
+
+
+def test_payload_is_plain_json_data() -> None:
+    data = event_to_data(ONE_OF_EACH[13])
+    assert data["grids"][0][2] is None
+    assert isinstance(data["grids"], list) and isinstance(data["grids"][0], list)
+    assert json.loads(json.dumps(data)) == data
+
+
+def test_a_whole_game_log_round_trips_and_replays_the_same() -> None:
+    played = play_game([chooser_from_view(GreedyPlayer()) for _ in range(3)], seed=11)
+    back = [through_json(event) for event in played.events]
+    assert back == played.events
+    assert replay(back) == played.state
+
+
+def test_unknown_event_type() -> None:
+    with pytest.raises(UnknownEventType):
+        event_from_data("CardEaten", {"seat": 0})
+    with pytest.raises(UnknownEventType):
+        upcast("CardEaten", 1, {})
+
+
+def test_payload_of_the_wrong_shape() -> None:
+    with pytest.raises(TypeError):
+        event_from_data("TurnPassed", {"seat": 0})
+    with pytest.raises(TypeError):
+        event_from_data("TurnPassed", {"seat": 0, "next_seat": 1, "extra": 2})
+    with pytest.raises(TypeError):
+        event_from_data("TurnPassed", [0, 1])  # type: ignore[arg-type]
+
+
+def test_version_newer_than_the_code_is_refused() -> None:
+    with pytest.raises(ValueError, match="no schema version 2"):
+        event_from_data("TurnPassed", {"seat": 0, "next_seat": 1}, version=2)
+
+
+def test_current_version_needs_no_upcaster() -> None:
+    data = {"seat": 0, "next_seat": 1}
+    assert upcast("TurnPassed", 1, dict(data)) == data
+
+
+def test_upcasters_bring_an_old_payload_to_the_current_version(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fake schema history for TurnPassed: v1 {"from", "to"}, v2 {"seat", "to"}, now v3."""
+
+    def v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+        return {"seat": data["from"], "to": data["to"]}
+
+    def v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+        return {"seat": data["seat"], "next_seat": data["to"]}
+
+    monkeypatch.setattr(TurnPassed, "SCHEMA_VERSION", 3)
+    monkeypatch.setitem(UPCASTERS, ("TurnPassed", 1), v1_to_v2)
+    monkeypatch.setitem(UPCASTERS, ("TurnPassed", 2), v2_to_v3)
+
+    assert event_from_data("TurnPassed", {"from": 2, "to": 3}, version=1) == TurnPassed(2, 3)
+    assert event_from_data("TurnPassed", {"seat": 2, "to": 3}, version=2) == TurnPassed(2, 3)
+    current = {"seat": 2, "next_seat": 3}
+    assert event_from_data("TurnPassed", current, version=3) == TurnPassed(2, 3)
+    assert schema_version(TurnPassed(2, 3)) == 3
+    # Other types are untouched.
+    assert event_from_data("FinalTurnsBegan", {"closer": 1}, version=1) == FinalTurnsBegan(1)
+
+
+def test_missing_upcaster_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(FinalTurnsBegan, "SCHEMA_VERSION", 2)
+    with pytest.raises(KeyError):
+        event_from_data("FinalTurnsBegan", {"closer": 1}, version=1)
+
+
+def test_events_are_immutable() -> None:
+    event = TurnPassed(0, 1)
+    with pytest.raises(AttributeError):
+        event.seat = 1  # type: ignore[misc]
