@@ -29,7 +29,6 @@ from .events import (
     event_type,
 )
 from .evolve import evolve
-from .options import Options
 from .state import EMPTY, GameState
 
 
@@ -102,9 +101,7 @@ def verify_log(events: Sequence[Event]) -> GameState:
         raise InvalidLog(1, "missing_game_created", "a log starts with GameCreated")
     first = events[0]
     try:
-        expected = create_game(
-            first.seats, Options(end_score=first.end_score, closer_penalty=first.closer_penalty)
-        )
+        expected = create_game(first.seats, first.options)
     except (RuleError, TypeError) as error:
         raise InvalidLog(1, getattr(error, "code", "invalid_options"), str(error)) from None
     if expected != [first]:

@@ -87,7 +87,7 @@ def create_game(seats: int, options: Options | None = None) -> list[Event]:
     """The first event of every game (R2, R12)."""
     check_seats(seats)
     options = options or Options()
-    return [GameCreated(seats, options.end_score, options.closer_penalty)]
+    return [GameCreated(seats, options)]
 
 
 class _Decision:

@@ -10,17 +10,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from .options import Options
+
 FinalGrid = tuple[int | None, ...]  # 12 cells, index column * 3 + row; None = removed (R8)
 
 
 @dataclass(frozen=True, slots=True)
 class GameCreated:
-    """A game for `seats` players with its rule options (R2, R12)."""
+    """A game for `seats` players with its rule options (R2, R12).
+
+    Schema 2 nests the options as an object (schema 1 had `end_score` and `closer_penalty` at
+    the top level), so a new option (R12) no longer needs a new schema version.
+    """
 
     seats: int
-    end_score: int
-    closer_penalty: bool
-    SCHEMA_VERSION: ClassVar[int] = 1
+    options: Options
+    SCHEMA_VERSION: ClassVar[int] = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +214,8 @@ def schema_version(event: Event) -> int:
 def _plain(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_plain(item) for item in value]
+    if isinstance(value, Options):
+        return value.to_data()
     return value
 
 
@@ -225,8 +232,23 @@ def event_to_data(event: Event) -> dict[str, Any]:
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
+
+def _game_created_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 had the options at the top level; schema 2 nests them."""
+    rest = {key: value for key, value in data.items() if key not in {"end_score", "closer_penalty"}}
+    options = {key: data[key] for key in ("end_score", "closer_penalty") if key in data}
+    return {**rest, "options": options}
+
+
 #: (type name, stored version) -> function turning that payload into version + 1.
-UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+UPCASTERS: dict[tuple[str, int], Upcaster] = {
+    ("GameCreated", 1): _game_created_v1_to_v2,
+}
+
+#: Payload fields that are richer than plain data, and how to rebuild them.
+_DECODERS: dict[tuple[type[Any], str], Callable[[Any], Any]] = {
+    (GameCreated, "options"): Options.from_data,
+}
 
 
 def upcast(type_name: str, version: int, data: dict[str, Any]) -> dict[str, Any]:
@@ -245,7 +267,8 @@ def upcast(type_name: str, version: int, data: dict[str, Any]) -> dict[str, Any]
 def event_from_data(type_name: str, data: dict[str, Any], version: int | None = None) -> Event:
     """Rebuild an event from its type name and payload, upcasting an older schema version.
 
-    Raises UnknownEventType, or TypeError/ValueError for a payload of the wrong shape.
+    Raises UnknownEventType, or TypeError/ValueError for a payload of the wrong shape
+    (InvalidOptions, a ValueError, for options outside R12).
     """
     cls = EVENT_TYPES.get(type_name)
     if cls is None:
@@ -254,5 +277,9 @@ def event_from_data(type_name: str, data: dict[str, Any], version: int | None = 
         data = upcast(type_name, version, data)
     if not isinstance(data, dict):
         raise TypeError("an event payload is an object")
-    event: Event = cls(**{key: _frozen(value) for key, value in data.items()})
+    decoded = {
+        key: _DECODERS[(cls, key)](value) if (cls, key) in _DECODERS else _frozen(value)
+        for key, value in data.items()
+    }
+    event: Event = cls(**decoded)
     return event

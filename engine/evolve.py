@@ -27,7 +27,6 @@ from .events import (
     RoundEnded,
     TurnPassed,
 )
-from .options import Options
 from .state import (
     CHOOSE,
     DECK,
@@ -56,7 +55,7 @@ def _set_grid(s: GameState, seat: int, grid: Grid) -> None:
 
 def _game_created(s: GameState, e: GameCreated) -> None:
     s.seats = e.seats
-    s.options = Options(end_score=e.end_score, closer_penalty=e.closer_penalty)
+    s.options = e.options
     s.names = (None,) * e.seats
     s.totals = (0,) * e.seats
     s.phase = WAITING

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import Event, GameState, UnknownEventType, event_from_data
+from engine import Event, GameState, RuleError, UnknownEventType, event_from_data
 from engine.audit import InvalidLog, verify_log
 
 from .models import Game, GameEvent
@@ -129,6 +129,8 @@ def parse_event(position: int, raw: Any) -> Event:
         raise invalid_history(
             position, "unknown_event_type", f"No event type {type_name!r}."
         ) from None
+    except RuleError as error:
+        raise invalid_history(position, error.code, f"Bad {type_name} payload: {error}") from None
     except (KeyError, TypeError, ValueError) as error:
         raise invalid_history(
             position, "malformed_event", f"Bad {type_name} payload: {error}"

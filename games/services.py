@@ -359,7 +359,7 @@ def import_history(document: Any) -> Imported:
     events, state = audit_events(history_events(document))
     first = events[0]
     assert isinstance(first, GameCreated)
-    options = Options(end_score=first.end_score, closer_penalty=first.closer_penalty)
+    options = first.options
     joined = [(e.seat, e.name) for e in events if isinstance(e, PlayerJoined)]
     finished = state.phase == engine_state.FINISHED
 

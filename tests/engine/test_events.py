@@ -37,11 +37,12 @@ from engine.events import (
     TurnPassed,
     upcast,
 )
+from engine.options import Options
 from engine.shuffle import SeededShuffler
 from engine.simulate import chooser_from_view, play_game
 
 ONE_OF_EACH: list[Event] = [
-    GameCreated(4, 100, True),
+    GameCreated(4, Options(end_score=100, closer_penalty=True)),
     PlayerJoined(2, "Zoë «the closer» 🃏"),
     RoundDealt(3, SeededShuffler(1).deal_order(3)),
     CardRevealed(1, 3, 2, -2),
@@ -85,8 +86,23 @@ def test_event_json_round_trip(event: Event) -> None:
     assert back == event
     assert type(back) is type(event)
     assert hash(back) == hash(event)  # tuples again, not lists
-    assert schema_version(back) == 1
+    assert schema_version(back) == type(event).SCHEMA_VERSION
     assert event_from_data(event_type(event), event_to_data(event)) == event
+
+
+def test_game_created_schema_1_is_upcast_to_nested_options() -> None:
+    """The real schema change of GameCreated: v1 kept the options at the top level."""
+    v1 = {"seats": 3, "end_score": 60, "closer_penalty": False}
+    assert upcast("GameCreated", 1, dict(v1)) == {
+        "seats": 3,
+        "options": {"end_score": 60, "closer_penalty": False},
+    }
+    event = event_from_data("GameCreated", v1, version=1)
+    assert event == GameCreated(3, Options(end_score=60, closer_penalty=False))
+    assert event_to_data(event) == {
+        "seats": 3,
+        "options": {"end_score": 60, "closer_penalty": False},
+    }
 
 
 def test_payload_is_plain_json_data() -> None:

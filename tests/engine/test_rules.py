@@ -772,11 +772,11 @@ def test_r3_a_total_equal_to_the_end_score_ends_the_game() -> None:
 def test_r12_options_recorded_in_first_event_and_fixed() -> None:
     options = Options(end_score=42, closer_penalty=False)
     table = Table(2, [rig_deal(2)], options=options)
-    assert table.events[0] == GameCreated(2, 42, False)
+    assert table.events[0] == GameCreated(2, Options(end_score=42, closer_penalty=False))
     assert table.state.options == options
     assert replay(table.events).options == options
     assert view(table.state, 0).options == {"end_score": 42, "closer_penalty": False}
-    assert create_game(3) == [GameCreated(3, 100, True)]
+    assert create_game(3) == [GameCreated(3, Options())]
 
 
 @pytest.mark.parametrize(

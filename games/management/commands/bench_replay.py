@@ -35,8 +35,20 @@ from django.test import Client
 from django.test.utils import setup_test_environment, teardown_test_environment
 from rest_framework.views import APIView
 
-from engine import GreedyPlayer, SeededShuffler, act, action_from_data, seats_to_act, view
-from engine.state import FINISHED
+from engine import (
+    DRAW,
+    Action,
+    GameView,
+    GreedyPlayer,
+    Replace,
+    SeededShuffler,
+    act,
+    action_from_data,
+    seats_to_act,
+    view,
+)
+from engine.state import FINISHED, PLAYING
+from engine.view import FACE_UP
 from games import services
 from games.models import Game
 
@@ -59,23 +71,47 @@ class BenchGame:
     game_id: str
     tokens: list[str]
     events: int  # the version it was built to
+    rounds: int  # scored rounds by then (each is summarised in every view)
 
     @property
     def url(self) -> str:
         return f"{GAMES}/{self.game_id}"
 
 
-def build_game(min_events: int, *, seed: int) -> BenchGame:
+class StallingPlayer:
+    """Never ends a round: in a turn it draws and puts the card on one of its face-up cards
+    (so the draw pile runs out and is reshuffled again and again); setup as `GreedyPlayer`."""
+
+    def __init__(self) -> None:
+        self.greedy = GreedyPlayer()
+
+    def choose(self, game_view: GameView) -> Action:
+        legal = game_view.legal_actions
+        if game_view.status != PLAYING or game_view.you is None:
+            return self.greedy.choose(game_view)
+        if DRAW in legal:
+            return DRAW
+        for column, cells in enumerate(game_view.players[game_view.you].grid):
+            for row, cell in enumerate(cells):
+                if cell.state == FACE_UP and Replace(column, row) in legal:
+                    return Replace(column, row)
+        return self.greedy.choose(game_view)
+
+
+PLAYERS = {"greedy": GreedyPlayer, "stalling": StallingPlayer}
+
+
+def build_game(min_events: int, *, seed: int, players: str = "greedy") -> BenchGame:
     """A 2-seat game of at least `min_events` events (the first action boundary from there),
     built through `games.services` without HTTP: created and joined as usual, then played by
-    greedy engine players and appended in one write."""
+    engine players (`PLAYERS[players]`) and appended in one write."""
     game = services.create_game(seats=SEATS, options={"end_score": END_SCORE}, seed=seed)
     tokens = [services.join_game(game.id, f"Bench {seat}").token for seat in range(SEATS)]
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         before = state = services.game_state(game)
         shuffler = SeededShuffler(game.seed)
-        player = GreedyPlayer()
+        player = PLAYERS[players]()
         events = []
         while state.version < min_events:
             if state.phase == FINISHED:
@@ -85,7 +121,7 @@ def build_game(min_events: int, *, seed: int) -> BenchGame:
             events.extend(new)
         if events:
             services.append_events(game, before, events, state)
-    return BenchGame(str(game.id), tokens, state.version)
+    return BenchGame(str(game.id), tokens, state.version, len(state.rounds))
 
 
 def _ms(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -171,6 +207,14 @@ class Command(BaseCommand):
         )
         parser.add_argument("--warmup", type=int, default=5, help="Untimed reads first.")
         parser.add_argument("--seed", type=int, default=7, help="Seed of games and players.")
+        parser.add_argument(
+            "--players",
+            choices=sorted(PLAYERS),
+            default="greedy",
+            help="Who builds the games: greedy players finish rounds (a 2,000-event game has "
+            "about 16 scored rounds, each in every view); stalling players never end round 1, "
+            "so only the log's length differs between the games.",
+        )
         parser.add_argument("--max-ratio", type=float, default=MAX_RATIO)
         parser.add_argument("--json", action="store_true", help="Print one JSON object.")
 
@@ -216,8 +260,8 @@ class Command(BaseCommand):
 
     def run(self, options: dict[str, Any]) -> dict[str, Any]:
         seed = options["seed"]
-        short = build_game(options["short"], seed=seed)
-        long = build_game(options["long"], seed=seed)
+        short = build_game(options["short"], seed=seed, players=options["players"])
+        long = build_game(options["long"], seed=seed, players=options["players"])
         bench = Bench(short, long, seed)
         bench.measure(bench.read, options["warmup"])
         reads = bench.measure(bench.read, options["reads"])
@@ -226,8 +270,11 @@ class Command(BaseCommand):
         result: dict[str, Any] = {
             "database": connection.vendor,
             "seats": SEATS,
+            "players": options["players"],
             "short_events": short.events,
             "long_events": long.events,
+            "short_rounds": short.rounds,
+            "long_rounds": long.rounds,
             "reads": options["reads"],
             "acts": options["acts"],
             "max_ratio": options["max_ratio"],
@@ -242,8 +289,9 @@ class Command(BaseCommand):
         write = self.stdout.write
         write(
             f"bench_replay ({result['database']}, {result['seats']} seats, through the Django "
-            f"stack): short game {result['short_events']} events, "
-            f"long game {result['long_events']} events"
+            f"stack, {result['players']} players): short game {result['short_events']} events "
+            f"({result['short_rounds']} rounds scored), long game {result['long_events']} events "
+            f"({result['long_rounds']} rounds scored)"
         )
         write(f"{'':34} {'short ms':>9} {'long ms':>9} {'long/short':>11}")
         rows = (

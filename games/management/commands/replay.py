@@ -54,8 +54,8 @@ class Command(BaseCommand):
     def describe(self, event: ev.Event, state: GameState) -> str:
         if isinstance(event, ev.GameCreated):
             return (
-                f"Game for {event.seats} seats, end score {event.end_score}, "
-                f"closer penalty {'on' if event.closer_penalty else 'off'}"
+                f"Game for {event.seats} seats, end score {event.options.end_score}, "
+                f"closer penalty {'on' if event.options.closer_penalty else 'off'}"
             )
         if isinstance(event, ev.PlayerJoined):
             return f"{event.name} joins at seat {event.seat}"
