@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench schema install install-dev
+.PHONY: run serve test test-postgres lint bench bench-load schema install install-dev
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,25 @@ run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
+# Production server: gunicorn with threaded WSGI workers (skyjo_service/gunicorn.conf.py; the
+# README's benchmark compares them with uvicorn's ASGI workers). Settings from the environment
+# (at least SECRET_KEY; see the README). WORKERS (default: one per CPU), THREADS (8) and BIND.
+BIND ?= 127.0.0.1:8000
+serve: install
+	DEBUG=false $(BIN)/python manage.py migrate --noinput
+	DEBUG=false $(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	DEBUG=false $(BIN)/python manage.py check --deploy --fail-level WARNING
+	DEBUG=false BIND=$(BIND) $(BIN)/gunicorn --config skyjo_service/gunicorn.conf.py
+
 test: install-dev
 	$(BIN)/python -m pytest
+
+# The whole suite again on PostgreSQL (this machine kind runs it on 127.0.0.1:5432).
+POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
+test-postgres: install-dev
+	$(BIN)/python -c "import psycopg, sys; psycopg.connect('$(POSTGRES_URL)', connect_timeout=5).close()" \
+		|| { echo "PostgreSQL is not reachable at $(POSTGRES_URL)" >&2; exit 1; }
+	DATABASE_URL=$(POSTGRES_URL) $(BIN)/python -m pytest
 
 lint: install-dev
 	$(BIN)/ruff check .
@@ -34,6 +51,11 @@ lint: install-dev
 
 bench: install-dev
 	$(BIN)/python -m engine.bench
+
+# 32 concurrent games against the production server (README: Benchmark); BENCH_DB=sqlite|postgres
+BENCH_DB ?= postgres
+bench-load: install-dev
+	$(BIN)/python manage.py bench_load --db $(BENCH_DB)
 
 schema: install-dev
 	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file openapi.yaml

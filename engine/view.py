@@ -9,6 +9,7 @@ is unknown; a card drawn from the draw pile is seen by its drawer only until it 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from typing import Any
 
 from .actions import Action, action_to_data
@@ -52,11 +53,31 @@ class RoundPlayer:
     doubled: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RoundSummary:
+    """A scored round. Immutable and shared: `view` builds one per distinct round result."""
+
     round: int
     closer_seat: int
     players: tuple[RoundPlayer, ...]
+
+    @cached_property
+    def data(self) -> dict[str, Any]:
+        """Plain data, built once per summary; shared between views, so read-only."""
+        return {
+            "round": self.round,
+            "closer_seat": self.closer_seat,
+            "players": [
+                {
+                    "seat": p.seat,
+                    "grid": _grid_data(p.grid),
+                    "raw_score": p.raw_score,
+                    "round_score": p.round_score,
+                    "doubled": p.doubled,
+                }
+                for p in self.players
+            ],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,23 +129,9 @@ class GameView:
                 for p in self.players
             ],
             "legal_actions": [action_to_data(a) for a in self.legal_actions],
-            "rounds": [
-                {
-                    "round": r.round,
-                    "closer_seat": r.closer_seat,
-                    "players": [
-                        {
-                            "seat": p.seat,
-                            "grid": _grid_data(p.grid),
-                            "raw_score": p.raw_score,
-                            "round_score": p.round_score,
-                            "doubled": p.doubled,
-                        }
-                        for p in r.players
-                    ],
-                }
-                for r in self.rounds
-            ],
+            # Finished rounds never change: their data is built once and shared (read-only),
+            # so a long game's view costs no more than a short one's.
+            "rounds": [r.data for r in self.rounds],
             "winners": None if self.winners is None else list(self.winners),
         }
 
@@ -165,6 +172,7 @@ def _final_grid_view(cells: tuple[int | None, ...]) -> tuple[tuple[Cell, ...], .
     )
 
 
+@lru_cache(maxsize=4096)
 def _round_summary(result: RoundResult) -> RoundSummary:
     return RoundSummary(
         round=result.round,

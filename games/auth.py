@@ -1,7 +1,11 @@
 """Seat tokens: a bearer token per joined seat, shown once and stored only as a hash.
 
 Authentication here only reads the `Authorization: Bearer <token>` header; which seat of which
-game the token belongs to is settled by the service, against that game's seats.
+game the token belongs to is settled by the service, against that game's seats. A header that is
+not a well-formed bearer token is not refused here but carried as an `InvalidCredential`: the
+operations that read a token refuse it (401), the others (the lobby, the rules...) ignore it,
+as they ignore any token, and every request is counted by the throttles either way (DRF
+authenticates before it throttles, so refusing here would let such requests past the limits).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from rest_framework import authentication, exceptions
+from rest_framework import authentication
 from rest_framework.request import Request
 
 TOKEN_BYTES = 32  # 256 bits from `secrets`
@@ -28,6 +32,13 @@ class SeatCredential:
     @property
     def token_hash(self) -> str:
         return hash_token(self.token)
+
+
+@dataclass(frozen=True)
+class InvalidCredential:
+    """An `Authorization` header that is not a well-formed bearer token, and why."""
+
+    reason: str
 
 
 def new_token() -> str:
@@ -48,19 +59,21 @@ class SeatTokenAuthentication(authentication.BaseAuthentication):
 
     keyword = "Bearer"
 
-    def authenticate(self, request: Request) -> tuple[Any, SeatCredential] | None:
+    def authenticate(
+        self, request: Request
+    ) -> tuple[Any, SeatCredential | InvalidCredential] | None:
         header = authentication.get_authorization_header(request)
         if not header:
             return None
         try:
             scheme, _, token = header.decode("ascii").partition(" ")
         except UnicodeDecodeError:
-            raise exceptions.AuthenticationFailed("The token holds characters it cannot.") from None
+            return None, InvalidCredential("The token holds characters it cannot.")
         token = token.strip()
         if scheme.lower() != self.keyword.lower():
-            raise exceptions.AuthenticationFailed("Use 'Authorization: Bearer <seat token>'.")
+            return None, InvalidCredential("Use 'Authorization: Bearer <seat token>'.")
         if not token or len(token) > MAX_TOKEN_LENGTH or " " in token:
-            raise exceptions.AuthenticationFailed("Malformed bearer token.")
+            return None, InvalidCredential("Malformed bearer token.")
         return None, SeatCredential(token)
 
     def authenticate_header(self, request: Request) -> str:

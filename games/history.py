@@ -14,9 +14,10 @@ the rules would not have written is refused, naming its first offending event.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
-from engine import Event, GameState, RuleError, UnknownEventType, event_from_data
+from engine import Event, GameState, RuleError, UnknownEventType, event_from_data, event_to_data
 from engine.audit import InvalidLog, verify_log
 
 from .models import Game, GameEvent
@@ -88,7 +89,8 @@ def history_events(document: Any) -> list[Any]:
         raise invalid_history(None, "malformed_document", "A history is a JSON object.")
     if document.get("format") != FORMAT:
         raise invalid_history(None, "unknown_format", f"'format' must be {FORMAT!r}.")
-    if document.get("format_version") != FORMAT_VERSION:
+    version = document.get("format_version")
+    if type(version) is not int or version != FORMAT_VERSION:
         raise invalid_history(
             None, "unknown_format_version", f"'format_version' must be {FORMAT_VERSION}."
         )
@@ -114,7 +116,8 @@ def audit_events(raw_events: list[Any]) -> tuple[list[Event], GameState]:
 def parse_event(position: int, raw: Any) -> Event:
     if not isinstance(raw, dict):
         raise invalid_history(position, "malformed_event", "An event is a JSON object.")
-    if raw.get("sequence") != position:
+    sequence = raw.get("sequence")
+    if type(sequence) is not int or sequence != position:  # not true, nor 1.0, for 1
         raise invalid_history(
             position, "sequence_gap", f"Events are numbered 1, 2, 3...; expected {position}."
         )
@@ -124,7 +127,7 @@ def parse_event(position: int, raw: Any) -> Event:
     if isinstance(version, bool) or not isinstance(version, int):
         raise invalid_history(position, "malformed_event", "'schema_version' is a whole number.")
     try:
-        return event_from_data(type_name, data, version)
+        event = event_from_data(type_name, data, version)
     except UnknownEventType:
         raise invalid_history(
             position, "unknown_event_type", f"No event type {type_name!r}."
@@ -135,3 +138,32 @@ def parse_event(position: int, raw: Any) -> Event:
         raise invalid_history(
             position, "malformed_event", f"Bad {type_name} payload: {error}"
         ) from None
+    wrong = _wrongly_typed_field(event)
+    if wrong is not None:
+        raise invalid_history(
+            position, "malformed_event", f"Bad {type_name} payload: '{wrong}' has the wrong type."
+        )
+    return event
+
+
+def _wrongly_typed_field(event: Event) -> str | None:
+    """The first field holding a JSON type the rules never write there, if any.
+
+    Python compares `True == 1` and `1.0 == 1`, so the auditor alone would accept `true` or
+    `1.0` for a card, a seat or a round, and the log would store them. Events hold whole
+    numbers, strings, null and lists of them; booleans only in boolean fields. An object
+    (the options) is checked by its own decoder.
+    """
+    data = event_to_data(event)
+    for field in fields(event):
+        if not _plain_value(data[field.name], boolean=field.type in ("bool", bool)):
+            return field.name
+    return None
+
+
+def _plain_value(value: Any, *, boolean: bool) -> bool:
+    if isinstance(value, bool):
+        return boolean
+    if isinstance(value, list):
+        return all(_plain_value(item, boolean=False) for item in value)
+    return value is None or isinstance(value, int | str | dict)

@@ -14,7 +14,7 @@ from . import services
 from .history import export_history
 from .http import seat_credential
 from .presenters import event_feed, game_data
-from .schema import GAME_ID, RETRY_AFTER, SEAT_OR_SPECTATOR, problems
+from .schema import GAME_ID, RETRY_AFTER, SEAT_OR_SPECTATOR, problems, whole_number
 from .serializers import (
     EventFeedSerializer,
     EventsQuerySerializer,
@@ -38,8 +38,12 @@ class EventFeedView(APIView):
         auth=SEAT_OR_SPECTATOR,
         parameters=[
             GAME_ID,
-            OpenApiParameter("after", int, description="Sequence to start after (default 0)."),
-            OpenApiParameter("limit", int, description="At most this many (default 100, ≤1000)."),
+            OpenApiParameter(
+                "after", whole_number(0), description="Sequence to start after (default 0)."
+            ),
+            OpenApiParameter(
+                "limit", whole_number(1, 1000), description="At most this many (default 100)."
+            ),
             RETRY_AFTER,
         ],
         responses={200: EventFeedSerializer, **problems(400, 401, 404)},

@@ -6,15 +6,22 @@ import re
 
 from rest_framework.request import Request
 
-from .auth import SeatCredential
-from .problems import Problem
+from .auth import InvalidCredential, SeatCredential
+from .problems import CHALLENGE, Problem
 
-_ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,12})"?\s*$')
+#: A version as an ETag, `"12"` (weak or unquoted too); ASCII digits only (`\d` would take
+#: any Unicode digit, which the schema's pattern does not allow).
+_ETAG = re.compile(r'^[ \t]*(?:W/)?"?([0-9]{1,12})"?[ \t]*$')
 MAX_IDEMPOTENCY_KEY = 255
+#: Visible ASCII, spaces inside: exactly what the schema's pattern documents.
+_IDEMPOTENCY_KEY = re.compile(rf"[!-~](?:[ -~]{{0,{MAX_IDEMPOTENCY_KEY - 2}}}[!-~])?")
 
 
 def seat_credential(request: Request) -> SeatCredential | None:
-    """The bearer token presented, if any (checked against a game by the services)."""
+    """The bearer token presented, if any (checked against a game by the services); 401 for
+    an `Authorization` header that is not a well-formed bearer token."""
+    if isinstance(request.auth, InvalidCredential):
+        raise Problem(401, "invalid_token", request.auth.reason, headers=CHALLENGE)
     return request.auth if isinstance(request.auth, SeatCredential) else None
 
 
@@ -26,7 +33,7 @@ def parse_version_header(request: Request, header: str) -> int | None:
     """A version from If-Match (`"12"`); None when the header is absent, or `*` (any current
     version: RFC 9110, 13.1.1)."""
     raw = request.headers.get(header)
-    if raw is None or raw.strip() == "*":
+    if raw is None or raw.strip(" \t") == "*":
         return None
     match = _ETAG.match(raw)
     if match is None:
@@ -60,12 +67,13 @@ def idempotency_key(request: Request) -> str | None:
     raw = request.headers.get("Idempotency-Key")
     if raw is None:
         return None
-    key = raw.strip()
-    if not key or len(key) > MAX_IDEMPOTENCY_KEY or not key.isprintable():
+    key = raw.strip(" \t")
+    if _IDEMPOTENCY_KEY.fullmatch(key) is None:
         raise Problem(
             400,
             "invalid_request",
-            f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} printable characters.",
+            f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters "
+            "(spaces inside allowed).",
             errors={"Idempotency-Key": ["Invalid key."]},
         )
     return key

@@ -7,13 +7,15 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.response import Response
-from rest_framework.views import set_rollback
 
 from engine import ALL_RULE_ERRORS, RuleError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
+#: A 401 names the scheme it wants (RFC 9110, 11.6.1).
+CHALLENGE = {"WWW-Authenticate": 'Bearer realm="skyjo"'}
 #: Problem types are documented by the API itself: `GET /api/v1/problems/{code}`.
 PROBLEM_TYPE_BASE = "/api/v1/problems/"
 
@@ -97,17 +99,51 @@ def problem_response(
     )
 
 
-def _field_errors(detail: Any) -> Any:
-    """DRF's nested error details as plain lists of messages."""
-    if isinstance(detail, dict):
-        return {str(key): _field_errors(value) for key, value in detail.items()}
-    if isinstance(detail, list):
-        return [_field_errors(item) for item in detail]
-    return str(detail)
+NON_FIELD_ERRORS = "non_field_errors"
+
+
+def field_errors(detail: Any) -> dict[str, list[str]]:
+    """DRF's error details, however nested, as the documented flat shape: a list of messages
+    per field, a nested field named by its dotted path (`options.end_score`, `events.0.type`).
+
+    DRF nests the errors of a nested serializer as an object (and of a list as a list), which
+    the `Problem` schema (and so every generated client) does not allow.
+    """
+    errors: dict[str, list[str]] = {}
+
+    def add(where: str | None, message: Any) -> None:
+        errors.setdefault(NON_FIELD_ERRORS if where is None else where, []).append(str(message))
+
+    def walk(node: Any, where: str | None) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                name = str(key)
+                if name == NON_FIELD_ERRORS and where is not None:
+                    walk(value, where)  # an error of the nested object itself
+                else:
+                    walk(value, name if where is None else f"{where}.{name}")
+        elif isinstance(node, list):
+            if all(not isinstance(item, dict | list) for item in node):
+                for item in node:
+                    add(where, item)
+            else:  # a list's errors: one entry per item, empty for the valid ones
+                for index, item in enumerate(node):
+                    if item:
+                        walk(item, str(index) if where is None else f"{where}.{index}")
+        else:
+            add(where, node)
+
+    walk(detail, None)
+    return errors
 
 
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's exception handler, answering problem details for every error."""
+    # Imported here: rest_framework.views loads the parser classes (games.parsers), which
+    # import this module; at the top, importing this module first (as the body-size
+    # middleware does when the server starts) would be a circular import.
+    from rest_framework.views import set_rollback
+
     set_rollback()
     if isinstance(exc, Problem):
         return problem_response(
@@ -116,16 +152,12 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     if isinstance(exc, RuleError):
         return problem_response(409, exc.code, exc.message)
     if isinstance(exc, exceptions.ValidationError):
-        errors = _field_errors(exc.detail)
-        if not isinstance(errors, dict):
-            errors = {"non_field_errors": errors if isinstance(errors, list) else [errors]}
+        errors = field_errors(exc.detail)
         return problem_response(400, "invalid_request", "Some fields are not valid.", errors=errors)
     if isinstance(exc, exceptions.ParseError):
         return problem_response(400, "invalid_request", f"Malformed request body: {exc.detail}")
     if isinstance(exc, exceptions.AuthenticationFailed | exceptions.NotAuthenticated):
-        return problem_response(
-            401, "invalid_token", str(exc.detail), {"WWW-Authenticate": 'Bearer realm="skyjo"'}
-        )
+        return problem_response(401, "invalid_token", str(exc.detail), CHALLENGE)
     if isinstance(exc, exceptions.Throttled):
         wait = max(1, int(exc.wait or 1))
         return problem_response(
@@ -157,9 +189,22 @@ def _json_problem(status: int, code: str, detail: str) -> JsonResponse:
     )
 
 
+@csrf_exempt
 def not_found_view(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    """handler404: problem details outside DRF views too."""
+    """handler404: problem details outside DRF views too.
+
+    Exempt from CSRF like the API's views: else a POST to an unknown API path is refused by the
+    CSRF middleware first, with a 403 HTML page instead of this 404 problem."""
     return _json_problem(404, "not_found", "Not found.")
+
+
+def payload_too_large_detail(limit: int) -> str:
+    return f"The request body is over the limit of {limit} bytes."
+
+
+def payload_too_large_response(limit: int) -> JsonResponse:
+    """413 for a request body over the limit (games.middleware, games.parsers)."""
+    return _json_problem(413, "payload_too_large", payload_too_large_detail(limit))
 
 
 def server_error_view(request: HttpRequest) -> JsonResponse:

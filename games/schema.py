@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
@@ -21,6 +22,22 @@ RULE_CODES = sorted(
     for error in ALL_RULE_ERRORS
     if error.code not in {"invalid_options", "spectator_cannot_act", *LOBBY_CODES}
 )
+
+
+class StrictSerializerExtension(OpenApiSerializerExtension):
+    """Request bodies that refuse unknown fields say so: `additionalProperties: false`.
+
+    Without it the schema allows extra properties the service answers 400 to, so a client (or
+    a fuzzer) that trusts the schema is refused for a request the schema calls valid.
+    """
+
+    target_class = "games.serializers.StrictSerializer"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> Any:
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        schema["additionalProperties"] = False
+        return schema
 
 
 # Security requirements (drf-spectacular types `auth` as strings but emits these objects as-is);
@@ -40,7 +57,8 @@ class ProblemSerializer(serializers.Serializer):
     errors = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
-        help_text="Field errors of an `invalid_request`, by field name.",
+        help_text="Field errors of an `invalid_request`, by field name; a nested field by its "
+        "dotted path (`options.end_score`).",
     )
     current_version = serializers.IntegerField(
         required=False, help_text="With `version_mismatch`: the game's current version."
@@ -62,6 +80,7 @@ def _problem(
 
 BAD_REQUEST = _problem("The request is malformed or a field is not valid.", ["invalid_request"])
 UNAUTHORIZED = _problem("No seat token, or not a seat of this game.", ["invalid_token"])
+FORBIDDEN = _problem("The seat token may not do this (another seat's token).", ["forbidden"])
 NOT_FOUND = _problem("There is no such game.", ["game_not_found"])
 NOT_YOUR_TURN_EXAMPLE = OpenApiExample(
     "not_your_turn",
@@ -94,6 +113,7 @@ def problems(*statuses: int) -> dict[Any, Any]:
     table = {
         400: BAD_REQUEST,
         401: UNAUTHORIZED,
+        403: FORBIDDEN,
         404: NOT_FOUND,
         409: CONFLICT,
         412: PRECONDITION_FAILED,
@@ -133,19 +153,34 @@ IF_NONE_MATCH = OpenApiParameter(
 )
 IF_MATCH = OpenApiParameter(
     "If-Match",
-    OpenApiTypes.STR,
+    {"type": "string", "pattern": r'^[ \t]*(\*|(W/)?"?[0-9]{1,12}"?)[ \t]*$'},
     OpenApiParameter.HEADER,
     description='Act only if the game is still at this version (`"12"`); else 412.',
 )
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
-    OpenApiTypes.STR,
+    {"type": "string", "pattern": r"^[ \t]*[!-~]([ -~]{0,253}[!-~])?[ \t]*$"},
     OpenApiParameter.HEADER,
-    description="A unique key (at most 255 characters) making a retry safe: a retried request "
-    "with the same key and body gets the first answer and acts once.",
+    description="A unique key (1 to 255 visible ASCII characters, spaces inside allowed) "
+    "making a retry safe: a retried request with the same key and body gets the first answer "
+    "and acts once.",
 )
 GAME_ID = OpenApiParameter(
     "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The game's id."
+)
+MAX_SEQUENCE = 2**31 - 1
+
+
+def whole_number(minimum: int, maximum: int = MAX_SEQUENCE) -> dict[str, Any]:
+    """The schema of an integer query or path parameter the service bounds."""
+    return {"type": "integer", "minimum": minimum, "maximum": maximum}
+
+
+SEAT = OpenApiParameter(
+    "seat",
+    {"type": "integer", "minimum": 0},  # no maximum: a seat the game lacks is refused (403)
+    OpenApiParameter.PATH,
+    description="The seat, numbered from 0: your own.",
 )
 
 POSITION_EXAMPLE = OpenApiExample(
@@ -160,3 +195,91 @@ CREATE_EXAMPLE = OpenApiExample(
 JOIN_EXAMPLE = OpenApiExample(
     "player", summary="A player", value={"name": "Ada"}, request_only=True
 )
+
+
+# OpenAPI links: how one operation's answer feeds the next, for readers of the schema and for
+# tools that chain calls (schemathesis' stateful tests follow them: create -> join -> act).
+
+ACTION_OPERATIONS = ("reveal", "draw", "take_discard", "replace", "discard")
+_METHODS = {"get", "put", "post", "delete", "patch"}
+
+
+def _links_table() -> dict[tuple[str, str], dict[str, tuple[str, str, dict[str, str]]]]:
+    """(source operation, status) -> link name -> (target operation, description, parameters)."""
+
+    def as_seat(game: str, token: str) -> dict[str, str]:
+        return {"path.game_id": game, "header.Authorization": f"Bearer {{{token}}}"}
+
+    def seat_links(game: str, token: str, seat: str) -> dict[str, tuple[str, str, dict[str, str]]]:
+        seat_params = as_seat(game, token)
+        links = {
+            "GetGameAsSeat": ("get_game", "The game as this seat sees it.", seat_params),
+            "ListEventsAsSeat": ("list_events", "The events as this seat sees them.", seat_params),
+            "RotateToken": (
+                "rotate_token",
+                "Replace this seat's token.",
+                {**seat_params, "path.seat": seat},
+            ),
+        }
+        for action in ACTION_OPERATIONS:
+            name = "".join(part.capitalize() for part in action.split("_"))
+            links[name] = (action, f"Act for this seat: `{action}`.", seat_params)
+        return links
+
+    def game_links(game: str) -> dict[str, tuple[str, str, dict[str, str]]]:
+        params = {"path.game_id": game}
+        return {
+            "GetGame": ("get_game", "The game, as a spectator.", params),
+            "ListEvents": ("list_events", "Its events, as a spectator.", params),
+            "GetHistory": ("get_history", "Its full history, once finished.", params),
+        }
+
+    created = "$response.body#/id"
+    joined_game = "$response.body#/game/id"
+    table = {
+        ("create_game", "201"): {
+            "JoinGame": ("join_game", "Take a seat.", {"path.game_id": created}),
+            **game_links(created),
+        },
+        ("join_game", "201"): {
+            "JoinGame": ("join_game", "Take another seat.", {"path.game_id": joined_game}),
+            **seat_links(joined_game, "$response.body#/token", "$response.body#/seat"),
+        },
+        ("rotate_token", "200"): seat_links(
+            "$request.path.game_id", "$response.body#/token", "$response.body#/seat"
+        ),
+        ("import_history", "201"): game_links(created),
+    }
+    for action in ACTION_OPERATIONS:
+        table[(action, "200")] = {
+            **{
+                "".join(part.capitalize() for part in target.split("_")): (
+                    target,
+                    f"The next action in this game (`{target}`), with a seat token.",
+                    {"path.game_id": created},
+                )
+                for target in ACTION_OPERATIONS
+            },
+            **game_links(created),
+        }
+    return table
+
+
+def add_links(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: add the OpenAPI links of `_links_table`."""
+    operations = {
+        operation["operationId"]: operation
+        for item in result.get("paths", {}).values()
+        for method, operation in item.items()
+        if method in _METHODS
+    }
+    for (source, status), links in _links_table().items():
+        if source not in operations:
+            continue
+        response = operations[source]["responses"][status]
+        response["links"] = {
+            name: {"operationId": target, "description": description, "parameters": parameters}
+            for name, (target, description, parameters) in links.items()
+            if target in operations
+        }
+    return result

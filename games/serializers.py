@@ -123,13 +123,23 @@ class PositionSerializer(StrictSerializer):
     row = StrictIntegerField(min_value=0, max_value=2, help_text="Row 0-2.")
 
 
+class QueryIntegerField(serializers.IntegerField):
+    """A whole number in the query string. Present but empty (`?at=`) is an invalid number,
+    not an absent parameter (DRF's default for a field that is not required)."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        if self.field_name in dictionary and dictionary[self.field_name] == "":
+            return ""
+        return super().get_value(dictionary)
+
+
 class AtQuerySerializer(serializers.Serializer):
-    at = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False)
+    at = QueryIntegerField(min_value=1, max_value=2**31 - 1, required=False)
 
 
 class EventsQuerySerializer(serializers.Serializer):
-    after = serializers.IntegerField(min_value=0, max_value=2**31 - 1, default=0)
-    limit = serializers.IntegerField(min_value=1, max_value=1000, default=100)
+    after = QueryIntegerField(min_value=0, max_value=2**31 - 1, default=0)
+    limit = QueryIntegerField(min_value=1, max_value=1000, default=100)
 
 
 class EmptySerializer(StrictSerializer):

@@ -46,7 +46,7 @@ from .auth import SeatCredential, hash_token, new_token, token_matches
 from .history import audit_events, history_events
 from .models import Game, GameEvent, IdempotentResponse, Seat, Status
 from .presenters import game_data
-from .problems import Problem
+from .problems import CHALLENGE, Problem
 
 SEED_BITS = 63
 
@@ -63,9 +63,6 @@ class ConcurrentUpdate(Problem):
     def __init__(self) -> None:
         super().__init__(409, "concurrent_update", "Another action changed the game; retry.")
 
-
-#: A 401 names the scheme it wants (RFC 9110, 11.6.1), as DRF's own 401s do.
-CHALLENGE = {"WWW-Authenticate": 'Bearer realm="skyjo"'}
 
 #: PostgreSQL's serialization failure, deadlock and lock-not-available.
 _CONTENTION_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
@@ -155,7 +152,10 @@ def seat_of(game: Game, credential: SeatCredential | None, *, required: bool) ->
             )
         return None
     found = None
-    for seat, token_hash in Seat.objects.filter(game=game).values_list("seat", "token_hash"):
+    # No ORDER BY: Seat's default ordering ("game", "seat") would join games_game and sort by
+    # its created_at on every authenticated request, for rows compared in any order anyway.
+    seats = Seat.objects.filter(game=game).order_by().values_list("seat", "token_hash")
+    for seat, token_hash in seats:
         if token_matches(token_hash, credential):  # constant time, every seat compared
             found = seat
     if found is None:
@@ -269,6 +269,35 @@ def join_game(game_id: object, name: str) -> Joined:
 
     joined: Joined = _write(write)
     return joined
+
+
+@dataclass(frozen=True)
+class RotatedToken:
+    seat: int
+    name: str
+    token: str
+
+
+def rotate_token(game_id: object, seat: int, credential: SeatCredential | None) -> RotatedToken:
+    """Replace `seat`'s token by a new one, authorised by its current token (401 for a token of
+    no seat of this game, 403 for another seat's). The old token stops working at once.
+
+    Tokens are not part of the game's log: no event is appended and the version stays.
+    """
+
+    def write() -> RotatedToken:
+        game = _locked(game_id)  # the row lock orders this against joins and actions
+        own = seat_of(game, credential, required=True)
+        if own != seat:
+            raise Problem(403, "forbidden", "A seat token may only rotate its own seat's token.")
+        row = Seat.objects.select_for_update().get(game=game, seat=seat)
+        token = new_token()
+        row.token_hash = hash_token(token)
+        row.save(update_fields=["token_hash"])
+        return RotatedToken(seat, row.name, token)
+
+    rotated: RotatedToken = _write(write)
+    return rotated
 
 
 @dataclass(frozen=True)

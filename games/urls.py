@@ -11,6 +11,11 @@ urlpatterns = [
     path("games/<str:game_id>/events", history_views.EventFeedView.as_view(), name="events"),
     path("games/<str:game_id>/history", history_views.HistoryView.as_view(), name="history"),
     path("games/<str:game_id>/players", views.JoinView.as_view(), name="join"),
+    path(
+        "games/<str:game_id>/players/<int:seat>/token",
+        views.RotateTokenView.as_view(),
+        name="rotate-token",
+    ),
     path("games/<str:game_id>/actions/reveal", views.RevealView.as_view(), name="reveal"),
     path("games/<str:game_id>/actions/draw", views.DrawView.as_view(), name="draw"),
     path(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, ClassVar
 
 from drf_spectacular.utils import (
@@ -11,6 +13,7 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import status as http
+from rest_framework.exceptions import APIException
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -34,9 +37,11 @@ from .schema import (
     LOCATION,
     POSITION_EXAMPLE,
     RETRY_AFTER,
+    SEAT,
     SEAT_ONLY,
     SEAT_OR_SPECTATOR,
     problems,
+    whole_number,
 )
 from .serializers import (
     GAME_STATUS_FILTERS,
@@ -48,6 +53,7 @@ from .serializers import (
     JoinedSerializer,
     JoinSerializer,
     PositionSerializer,
+    SeatTokenSerializer,
 )
 from .throttling import GameCreationThrottle
 
@@ -113,7 +119,7 @@ class GameListView(APIView):
         request=CreateGameSerializer,
         examples=[CREATE_EXAMPLE],
         parameters=[ETAG, LOCATION, RETRY_AFTER],
-        responses={201: GameSerializer, **problems(400)},
+        responses={201: GameSerializer, **problems(400, 413)},
     )
     def post(self, request: Request) -> Response:
         form = CreateGameSerializer(data=request.data)
@@ -143,7 +149,7 @@ class GameDetailView(APIView):
             GAME_ID,
             OpenApiParameter(
                 "at",
-                int,
+                whole_number(1),
                 description="Replay: the game as it was just after event `at` (1 to `version`), "
                 "seen by the caller. For a finished game everything is shown, face-down cards "
                 "included. Such answers carry no ETag.",
@@ -195,7 +201,7 @@ class JoinView(APIView):
         request=JoinSerializer,
         examples=[JOIN_EXAMPLE],
         parameters=[GAME_ID, ETAG, RETRY_AFTER],
-        responses={201: JoinedSerializer, **problems(400, 404, 409)},
+        responses={201: JoinedSerializer, **problems(400, 404, 409, 413)},
     )
     def post(self, request: Request, game_id: str) -> Response:
         form = JoinSerializer(data=request.data)
@@ -212,6 +218,47 @@ class JoinView(APIView):
         return _with_etag(response, joined.state.version)
 
 
+@contextmanager
+def _authenticated_before_bad_request(request: Request, game_id: str) -> Iterator[None]:
+    """Parse a seat's request inside this: a malformed one (400, 415) is answered 404 for an
+    unknown game and 401 without a token of one of its seats first, as a well-formed one is.
+    The checks cost nothing on the usual path; the services check again, under the lock."""
+    try:
+        yield
+    except APIException as error:
+        if error.status_code in (http.HTTP_400_BAD_REQUEST, http.HTTP_415_UNSUPPORTED_MEDIA_TYPE):
+            game = services.get_game(game_id)
+            services.seat_of(game, seat_credential(request), required=True)
+        raise
+
+
+class RotateTokenView(APIView):
+    """A seat replaces its token: the old one stops working, the new one is shown once."""
+
+    @extend_schema(
+        operation_id="rotate_token",
+        summary="Rotate a seat's token",
+        description="Authenticated by the seat's current token, answers a new one (shown this "
+        "once only); the old token is refused from then on (401). A token may rotate its own "
+        "seat's token only: another seat's is refused with 403 `forbidden`. The game itself "
+        "does not change (tokens are not part of its log).",
+        tags=["lobby"],
+        auth=SEAT_ONLY,
+        request=None,
+        parameters=[GAME_ID, SEAT, RETRY_AFTER],
+        responses={200: SeatTokenSerializer, **problems(400, 401, 403, 404, 413)},
+    )
+    def post(self, request: Request, game_id: str, seat: int) -> Response:
+        credential = seat_credential(request)
+        with _authenticated_before_bad_request(request, game_id):
+            raw = request.data if request.data not in (None, "") else {}
+            EmptySerializer(data=raw).is_valid(raise_exception=True)
+        rotated = services.rotate_token(game_id, seat, credential)
+        response = Response({"seat": rotated.seat, "name": rotated.name, "token": rotated.token})
+        response["Cache-Control"] = "no-store"
+        return response
+
+
 class ActionView(APIView):
     """A turn action by the seat whose token is presented; answers that seat's new view."""
 
@@ -222,15 +269,18 @@ class ActionView(APIView):
         raise NotImplementedError
 
     def post(self, request: Request, game_id: str) -> Response:
-        raw = request.data if request.data not in (None, "") else {}
-        form = self.input_serializer(data=raw)
-        form.is_valid(raise_exception=True)
+        with _authenticated_before_bad_request(request, game_id):
+            raw = request.data if request.data not in (None, "") else {}
+            form = self.input_serializer(data=raw)
+            form.is_valid(raise_exception=True)
+            expected_version = parse_version_header(request, "If-Match")
+            key = idempotency_key(request)
         result = services.perform_action(
             game_id,
             seat_credential(request),
             self.make_action(form.validated_data),
-            expected_version=parse_version_header(request, "If-Match"),
-            idempotency_key=idempotency_key(request),
+            expected_version=expected_version,
+            idempotency_key=key,
             fingerprint=services.request_fingerprint(self.kind, form.validated_data),
         )
         response = Response(result.body)
@@ -250,7 +300,7 @@ def _action_schema(operation_id: str, summary: str, description: str, with_posit
             request=PositionSerializer if with_position else None,
             examples=[POSITION_EXAMPLE] if with_position else [],
             parameters=[GAME_ID, IF_MATCH, IDEMPOTENCY_KEY, ETAG, RETRY_AFTER],
-            responses={200: GameSerializer, **problems(400, 401, 404, 409, 412, 422)},
+            responses={200: GameSerializer, **problems(400, 401, 404, 409, 412, 413, 422)},
         )
     )
 

@@ -31,14 +31,18 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "corsheaders",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "games",
+    "loadtest",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
+    "games.middleware.RequestBodyLimitMiddleware",  # 413 for API bodies over the limit
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -92,19 +96,63 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")  # collectstatic
+# whitenoise serves the admin's and the API docs' assets (drf-spectacular-sidecar) itself.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if not DEBUG
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+
+# Browser clients: origins allowed by CORS (comma-separated, e.g. https://play.example.org).
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
+CORS_ALLOW_HEADERS = (
+    "accept",
+    "authorization",
+    "content-type",
+    "if-match",
+    "if-none-match",
+    "idempotency-key",
+)
+CORS_EXPOSE_HEADERS = ("etag", "location", "retry-after", "idempotent-replayed")
+
+if not DEBUG:  # production serves static files itself (`make serve` collects them first)
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+
+# Security headers; HTTPS-only settings apply when DEBUG is off (production).
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    if not SECURE_SSL_REDIRECT:
+        # Turned off on purpose: the proxy in front redirects to HTTPS, or the server listens on
+        # loopback only (benchmarks). `check --deploy` would warn about exactly that choice.
+        SILENCED_SYSTEM_CHECKS = ["security.W008"]
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
 
 # Request bodies: a game action is tiny; an imported history is the largest body we accept.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_BODY_BYTES", 2 * 1024 * 1024)
 
 THROTTLING = env_bool("THROTTLING", True)
+# `manage.py bench_load` mounts its bare endpoint (/bench/insert) on the server it starts.
+BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS", False)
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": ["games.auth.SeatTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["games.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["games.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "games.problems.problem_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": (
@@ -170,6 +218,11 @@ SPECTACULAR_SETTINGS = {
         "HistoryFormat": "games.serializers.HISTORY_FORMATS",
     },
     "APPEND_COMPONENTS": {"securitySchemes": {"SeatToken": SEAT_TOKEN_SCHEME}},
+    # OpenAPI links (create -> join -> act...), after the enum hook.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.schema.add_links",
+    ],
     "TAGS": [
         {"name": "lobby", "description": "Create, find, join and read games."},
         {"name": "turns", "description": "A seat's actions, authenticated by its token."},

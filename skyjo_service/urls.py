@@ -1,5 +1,6 @@
 """Root URLs: the API under /api/v1/, its schema and docs, and the admin."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
@@ -15,6 +16,9 @@ urlpatterns = [
     # Unknown API paths answer problem details even with DEBUG on.
     re_path(r"^api/", not_found_view),
 ]
+
+if settings.BENCH_ENDPOINTS:  # the load benchmark's bare endpoint, never in production
+    urlpatterns.insert(0, path("bench/", include("loadtest.urls")))
 
 handler400 = "games.problems.bad_request_view"
 handler404 = "games.problems.not_found_view"

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from games.models import Seat
+from games.problems import field_errors
 
 from .support import (
     GAMES,
     PROBLEM_JSON,
     action_url,
+    assert_problem,
     bearer,
     create_game,
     game_url,
@@ -196,3 +201,178 @@ def test_escaped_surrogate_pairs_are_text(api: APIClient) -> None:
     )
     assert response.status_code == 201
     assert response.json()["name"] == "Ada \U0001f0a1"
+
+
+# Found by fuzzing the API against its schema (tests/api/test_fuzz.py): one test per bug.
+
+SCHEMA = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+
+
+def operation(operation_id: str) -> dict[str, Any]:
+    return next(
+        op
+        for item in SCHEMA["paths"].values()
+        for op in item.values()
+        if isinstance(op, dict) and op.get("operationId") == operation_id
+    )
+
+
+def parameter(operation_id: str, name: str) -> dict[str, Any]:
+    found: dict[str, Any] = next(
+        p for p in operation(operation_id)["parameters"] if p["name"] == name
+    )
+    return found
+
+
+def test_nested_field_errors_have_the_documented_flat_shape(api: APIClient) -> None:
+    """A nested object's field errors were answered nested ({"options": {"end_score": [...]}}),
+    which the Problem schema (errors: name -> list of messages) does not allow: generated
+    clients failed to parse them. A nested field is now named by its dotted path."""
+    response = api.post(
+        GAMES, {"seats": 2, "options": {"end_score": 0, "closer_penalty": {}}}, format="json"
+    )
+    errors = assert_problem(response, 400, "invalid_request")["errors"]
+    assert set(errors) == {"options.end_score", "options.closer_penalty"}
+    assert all(
+        isinstance(messages, list) and all(isinstance(m, str) for m in messages)
+        for messages in errors.values()
+    )
+    not_an_object = api.post(GAMES, {"seats": 2, "options": "fast"}, format="json")
+    assert list(assert_problem(not_an_object, 400, "invalid_request")["errors"]) == ["options"]
+    assert field_errors({"events": [{}, {"type": ["Unknown."]}], "non_field_errors": ["No."]}) == {
+        "events.1.type": ["Unknown."],
+        "non_field_errors": ["No."],
+    }
+
+
+def test_request_bodies_document_that_they_refuse_unknown_fields(api: APIClient) -> None:
+    """The service refuses unknown fields (400) but the schema allowed any: a request the
+    schema called valid was refused. The strict bodies now say `additionalProperties: false`."""
+    for name in ("CreateGameRequest", "OptionsRequest", "JoinRequest", "PositionRequest"):
+        assert SCHEMA["components"]["schemas"][name]["additionalProperties"] is False, name
+    game_id = create_game(api, 2)["id"]
+    refused = api.post(f"{GAMES}/{game_id}/players", {"name": "Ada", "": 1}, format="json")
+    assert "" in assert_problem(refused, 400, "invalid_request")["errors"]
+
+
+def test_an_action_is_authenticated_before_its_request_is_validated(
+    api: APIClient, game: tuple[str, list[str]]
+) -> None:
+    """A malformed action (If-Match, Idempotency-Key or body) without a token was answered 400,
+    telling an unauthenticated client about the request: now, as for a well-formed one, an
+    unknown game is 404 and a missing or foreign token 401 first."""
+    game_id, tokens = game
+    _, strangers = start_game(api, 2, seed=12)
+    url = action_url(game_id, "reveal")
+    malformed: list[dict[str, Any]] = [
+        {"data": {"column": 9, "row": 0}},
+        {"data": {"column": 0, "row": 0}, "HTTP_IF_MATCH": "soon"},
+        {"data": {"column": 0, "row": 0}, "HTTP_IDEMPOTENCY_KEY": " "},
+        {"data": "{", "content_type": "application/json"},
+    ]
+    for request in malformed:
+        request = {"format": "json", **request} if "content_type" not in request else request
+        assert_problem(api.post(url, **request), 401, "invalid_token")
+        assert_problem(api.post(url, **request, **bearer(strangers[0])), 401, "invalid_token")
+        unknown = action_url("00000000-0000-0000-0000-000000000000", "reveal")
+        assert_problem(api.post(unknown, **request), 404, "game_not_found")
+        assert_problem(api.post(url, **request, **bearer(tokens[0])), 400, "invalid_request")
+    rotate = f"{GAMES}/{game_id}/players/0/token"
+    assert_problem(api.post(rotate, {"x": 1}, format="json"), 401, "invalid_token")
+
+
+def test_a_post_to_an_unknown_api_path_is_a_404_problem() -> None:
+    """The catch-all 404 view was not exempt from CSRF: a POST to an unknown API path got
+    Django's 403 HTML page. (The test client skips CSRF checks unless told not to.)"""
+    browser_like = APIClient(enforce_csrf_checks=True)
+    for path in ("/api/v1/nothing", "/api/v1/games/x/players/-1/token", "/api/v2/games"):
+        response = browser_like.post(path, {"x": 1}, format="json")
+        assert_problem(response, 404, "not_found")
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "field"),
+    [("", "at=", "at"), ("/events", "after=", "after"), ("/events", "limit=", "limit")],
+)
+def test_an_empty_query_number_is_refused(
+    api: APIClient, game: tuple[str, list[str]], path: str, query: str, field: str
+) -> None:
+    """`?at=` was taken for no `at` (the current game, not a replay), although the schema
+    calls it a whole number: now 400, like any other value that is not one."""
+    game_id, _ = game
+    response = api.get(f"{game_url(game_id)}{path}?{query}")
+    assert field in assert_problem(response, 400, "invalid_request")["errors"]
+
+
+def test_query_numbers_document_their_bounds() -> None:
+    """`at`, `after` and `limit` were documented as any integer; the service refused values
+    out of its bounds with 400. The schema now states the bounds."""
+    assert parameter("get_game", "at")["schema"] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 2**31 - 1,
+    }
+    assert parameter("list_events", "after")["schema"]["minimum"] == 0
+    assert parameter("list_events", "limit")["schema"] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 1000,
+    }
+
+
+@pytest.mark.parametrize(
+    ("header", "value", "accepted"),
+    [
+        ("If-Match", '"5"', True),
+        ("If-Match", 'W/"5"', True),
+        ("If-Match", " 5 ", True),
+        ("If-Match", "*", True),
+        ("If-Match", '"\u0665"', False),  # an Arabic-Indic 5: int() reads it, HTTP does not
+        ("If-Match", '"5", "6"', False),
+        ("If-Match", "", False),
+        ("Idempotency-Key", "retry-1", True),
+        ("Idempotency-Key", " a b ", True),
+        ("Idempotency-Key", "x" * 255, True),
+        ("Idempotency-Key", "x" * 256, False),
+        ("Idempotency-Key", "cl\u00e9", False),
+        ("Idempotency-Key", "\u00a0", False),
+        ("Idempotency-Key", "a\tb", False),
+    ],
+)
+def test_the_headers_patterns_are_what_the_service_accepts(
+    api: APIClient, game: tuple[str, list[str]], header: str, value: str, accepted: bool
+) -> None:
+    """If-Match and Idempotency-Key were documented as any string, and the service took any
+    Unicode digit for a version and any printable character in a key: the schema now has a
+    pattern, and the service accepts exactly what it matches."""
+    game_id, tokens = game
+    pattern = parameter("reveal", header)["schema"]["pattern"]
+    assert (re.search(pattern, value) is not None) == accepted
+    meta = "HTTP_" + header.upper().replace("-", "_")
+    response = api.post(
+        action_url(game_id, "reveal"),
+        {"column": 0, "row": 0},
+        format="json",
+        **bearer(tokens[0]),
+        **{meta: value},
+    )
+    assert (response.status_code != 400) == accepted, response.content
+
+
+def test_a_malformed_authorization_header_matters_only_where_a_token_is_read(
+    api: APIClient, game: tuple[str, list[str]]
+) -> None:
+    """A malformed `Authorization` header was refused (401) by every operation, those that take
+    no token included, where 401 is not documented; and before the throttles counted it. Now
+    only the operations that read a token refuse it."""
+    game_id, _ = game
+    basic = {"HTTP_AUTHORIZATION": "Basic dXNlcjpwYXNz"}
+    assert api.post(GAMES, {"seats": 2}, format="json", **basic).status_code == 201
+    assert api.get(GAMES, **basic).status_code == 200
+    assert api.get("/api/v1/rules", **basic).status_code == 200
+    joined = api.post(
+        f"{GAMES}/{create_game(api, 2)['id']}/players", {"name": "A"}, format="json", **basic
+    )
+    assert joined.status_code == 201
+    assert_problem(api.get(game_url(game_id), **basic), 401, "invalid_token")
+    assert_problem(api.get(f"{game_url(game_id)}/events", **basic), 401, "invalid_token")

@@ -81,6 +81,7 @@ def test_every_operation_has_a_readable_id_tags_and_documented_errors(
         "list_events",
         "get_history",
         "import_history",
+        "rotate_token",
     }
     assert expected <= ids
 
@@ -124,3 +125,26 @@ def test_live_schema_and_documentation_pages_are_served(api: APIClient) -> None:
         # Assets come from drf-spectacular-sidecar (static files), not from a CDN.
         assert "drf_spectacular_sidecar" in html
         assert "cdn.jsdelivr" not in html
+
+
+def test_links_chain_a_game_from_creation_to_actions(schema: dict[str, Any]) -> None:
+    """OpenAPI links (followed by tests/api/test_fuzz.py): create -> join -> act, with the
+    joined seat's token; every link names an operation of the schema."""
+    by_id = {operation["operationId"]: operation for _, _, operation in operations(schema)}
+    created = by_id["create_game"]["responses"]["201"]["links"]
+    assert created["JoinGame"] == {
+        "operationId": "join_game",
+        "description": "Take a seat.",
+        "parameters": {"path.game_id": "$response.body#/id"},
+    }
+    joined = by_id["join_game"]["responses"]["201"]["links"]
+    for action in ("reveal", "draw", "take_discard", "replace", "discard", "rotate_token"):
+        link = next(link for link in joined.values() if link["operationId"] == action)
+        assert link["parameters"]["path.game_id"] == "$response.body#/game/id"
+        assert link["parameters"]["header.Authorization"] == "Bearer {$response.body#/token}"
+    rotated = by_id["rotate_token"]["responses"]["200"]["links"]
+    assert rotated["Draw"]["parameters"]["header.Authorization"] == "Bearer {$response.body#/token}"
+    for operation in by_id.values():
+        for response in operation["responses"].values():
+            for link in response.get("links", {}).values():
+                assert link["operationId"] in by_id

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,9 +17,20 @@ from rest_framework.views import APIView
 
 from games.throttling import AddressRateThrottle, SeatTokenRateThrottle
 
-from .support import GAMES, assert_problem, bearer, game_url, send, setup_reveals, start_game
+from .support import (
+    GAMES,
+    assert_problem,
+    bearer,
+    finished_game,
+    game_url,
+    send,
+    setup_reveals,
+    start_game,
+)
 
 pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -63,3 +79,77 @@ def test_actions_per_seat_token(api: APIClient, rates: dict[str, str]) -> None:
     # Other seats and spectators are not held back by this seat's use.
     assert api.get(game_url(game_id), **bearer(tokens[1])).status_code == 200
     assert api.get(game_url(game_id)).status_code == 200
+
+
+def test_imports_count_as_game_creations(api: APIClient, rates: dict[str, str]) -> None:
+    game_id, _ = finished_game(api)
+    history = api.get(f"{GAMES}/{game_id}/history").json()
+    rates["game_create"] = "2/hour"
+    cache.clear()
+    assert api.post(GAMES, {"seats": 2}, format="json").status_code == 201
+    assert api.post(f"{GAMES}/import", history, format="json").status_code == 201
+    assert_throttled(api.post(f"{GAMES}/import", history, format="json"), period=3600)
+    assert_throttled(api.post(GAMES, {"seats": 2}, format="json"), period=3600)
+
+
+def test_a_forged_forwarded_for_does_not_escape_the_limit(
+    api: APIClient, rates: dict[str, str]
+) -> None:
+    """With no proxy configured (NUM_PROXIES=0) the address is the connection's own."""
+    rates["address"] = "2/min"
+    for forged in ("1.1.1.1", "2.2.2.2"):
+        assert api.get(GAMES, HTTP_X_FORWARDED_FOR=forged).status_code == 200
+    assert_throttled(api.get(GAMES, HTTP_X_FORWARDED_FOR="3.3.3.3"))
+
+
+def test_refused_tokens_count_against_the_address(api: APIClient, rates: dict[str, str]) -> None:
+    """A malformed `Authorization` header was refused before the throttles ran (DRF
+    authenticates first), so guessing tokens that way was never limited."""
+    game_id, _ = start_game(api, 2)
+    rates["address"] = "4/min"
+    cache.clear()
+    guesses = ["Bearer", "Basic abc", "Bearer a b", "Bearer " + "x" * 43]
+    for guess in guesses:
+        response = api.get(game_url(game_id), HTTP_AUTHORIZATION=guess)
+        assert_problem(response, 401, "invalid_token")
+    assert_throttled(api.get(game_url(game_id), HTTP_AUTHORIZATION="Bearer " + "y" * 43))
+
+
+def settings_in_a_fresh_process(**environment: str) -> dict[str, Any]:
+    """REST_FRAMEWORK as skyjo_service.settings builds it from this environment."""
+    script = (
+        "import json; from django.conf import settings; print(json.dumps(settings.REST_FRAMEWORK))"
+    )
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"THROTTLING", "THROTTLE_ADDRESS_RATE"}
+    }
+    env.update(DJANGO_SETTINGS_MODULE="skyjo_service.settings", **environment)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    loaded: dict[str, Any] = json.loads(done.stdout)
+    return loaded
+
+
+def test_throttling_is_on_by_default_and_off_with_throttling_off() -> None:
+    default = settings_in_a_fresh_process()
+    assert default["DEFAULT_THROTTLE_CLASSES"] == [
+        "games.throttling.AddressRateThrottle",
+        "games.throttling.SeatTokenRateThrottle",
+    ]
+    assert default["DEFAULT_THROTTLE_RATES"] == {
+        "address": "600/min",
+        "seat": "300/min",
+        "game_create": "60/hour",
+    }
+    for off in ("off", "false", "0"):
+        assert settings_in_a_fresh_process(THROTTLING=off)["DEFAULT_THROTTLE_CLASSES"] == []
+    tuned = settings_in_a_fresh_process(THROTTLE_ADDRESS_RATE="5/second")
+    assert tuned["DEFAULT_THROTTLE_RATES"]["address"] == "5/second"

@@ -49,7 +49,7 @@ def one_request_at_a_time(live_server: Any, monkeypatch: pytest.MonkeyPatch) -> 
     at PostgreSQL) nothing changes.
     """
     thread = live_server.thread
-    if not connection.is_in_memory_db():
+    if connection.vendor != "sqlite" or not connection.is_in_memory_db():
         return live_server
     app = thread.httpd.get_app()
     lock = threading.Lock()

@@ -2,9 +2,12 @@
 as after 20?
 
 Two 2-seat games are built in a throwaway test database (never the configured one): a short one
-(at least `--short` events) and a long one (at least `--long` events; greedy engine players,
-an end score too high to finish). Then, through the full Django stack (`django.test.Client`,
-in-process, with a seat token, throttling off), it times, alternating short and long:
+(at least `--short` events) and a long one (at least `--long` events), by engine players with an
+end score too high to finish. Greedy players (the default) finish rounds, so the long game has
+some 16 scored rounds, and every view carries a summary of each; `--players stalling` keeps both
+games in round 1 (the draw pile is reshuffled again and again), so that only the length of the
+log differs. Then, through the full Django stack (`django.test.Client`, in-process, with a seat
+token, throttling off), it times, alternating short and long:
 
 * `view`: `GET /api/v1/games/{id}`, served from the game's snapshot (`--reads` times);
 * `act`: `POST` of a legal action chosen from the acting seat's `legal_actions` by a seeded
@@ -47,6 +50,7 @@ from engine import (
     seats_to_act,
     view,
 )
+from engine.players import Player
 from engine.state import FINISHED, PLAYING
 from engine.view import FACE_UP
 from games import services
@@ -98,7 +102,7 @@ class StallingPlayer:
         return self.greedy.choose(game_view)
 
 
-PLAYERS = {"greedy": GreedyPlayer, "stalling": StallingPlayer}
+PLAYERS: dict[str, Callable[[], Player]] = {"greedy": GreedyPlayer, "stalling": StallingPlayer}
 
 
 def build_game(min_events: int, *, seed: int, players: str = "greedy") -> BenchGame:

@@ -1,0 +1,598 @@
+"""`manage.py bench_load`: the production server under K concurrent games, over real HTTP.
+
+It starts the server `make serve` runs (gunicorn, skyjo_service/gunicorn.conf.py) on loopback
+against a database of its own, never the configured one:
+
+* `--db sqlite`: a new SQLite file in a temporary folder (WAL, IMMEDIATE writes);
+* `--db postgres`: the database named by `--postgres-url` (default `skyjo_bench` on
+  127.0.0.1:5432), created with psycopg when missing; its tables are emptied at each run.
+
+It is migrated, then the server runs with THROTTLING=off and BENCH_ENDPOINTS=on. Three phases
+follow, each `--warmup` seconds not counted, then `--seconds` measured, each with `--games`
+concurrent clients (threads, one keep-alive httpx connection each):
+
+1. bare: each client POSTs `/bench/insert` (a DRF view inserting one row) in a loop;
+2. games: each client creates a 2-seat game, joins both seats, and plays it with engine greedy
+   players choosing from the served `legal_actions` (reading the view of the seat to move when
+   the turn passes), then starts another game; as fast as it can (saturation);
+3. paced: the same, the players pausing about `--think-ms` (0.5 to 1.5 times, at random)
+   before each action (skipped with `--think-ms 0`).
+
+It prints the turn actions per second at saturation and the bare endpoint's (and their ratio:
+the throughput figures), the actions' p50/p95/p99 latency in the paced phase (at saturation,
+latency only measures the queue: K clients / throughput), the CPU each request cost the server,
+the load generator and PostgreSQL, the CPU share other processes took (noise), and the errors:
+any answer other than the expected 2xx (one client drives each game, so there is no legal
+race) and any transport failure. `--json` prints one JSON object instead. The command exits
+with status 1 when there were errors.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import os
+import platform
+import random
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from engine import GameView, GreedyPlayer, action_from_data, action_to_data
+from engine.view import Cell, HeldCard, PlayerView
+from games.models import Game, GameEvent, IdempotentResponse, Seat
+from loadtest.models import Ping
+from loadtest.server import (
+    DEFAULT_THREADS,
+    DEFAULT_WORKER_CLASS,
+    DEFAULT_WORKERS,
+    WORKER_CLASSES,
+    RunningServer,
+    machine_cpu,
+    process_tree_cpu,
+    processes_cpu,
+    run_manage,
+    running_server,
+    server_environment,
+)
+
+DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/skyjo_bench"
+GAMES = "/api/v1/games"
+BARE = "/bench/insert"
+ENDPOINTS = {
+    "reveal": "reveal",
+    "draw": "draw",
+    "take_discard": "take-discard",
+    "replace": "replace",
+    "discard": "discard",
+}
+#: Targets on the reference machine (2 cores, PostgreSQL): see the README.
+TARGET_RATIO = 0.5
+TARGET_P99_MS = 50.0
+#: The paced phase's think time per move: a quick player (people often take several seconds).
+DEFAULT_THINK_MS = 1000.0
+
+
+# The database
+
+
+@contextmanager
+def bench_database(db: str, postgres_url: str) -> Iterator[str]:
+    """The URL of an empty, dedicated database (dropped afterwards when it is SQLite)."""
+    if db == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="skyjo-bench-") as folder:
+            yield f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
+        return
+    ensure_postgres_database(postgres_url)
+    yield postgres_url
+
+
+def ensure_postgres_database(url: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    if not name:
+        raise CommandError("--postgres-url must name a database")
+    configured = settings.DATABASES["default"]
+    if configured["ENGINE"].endswith("postgresql") and configured["NAME"] == name:
+        # Each run empties the benchmark's tables: never the service's own database.
+        raise CommandError(f"{name!r} is the configured database; name a dedicated one")
+    maintenance = urlunsplit(parts._replace(path="/postgres"))
+    try:
+        with psycopg.connect(maintenance, autocommit=True, connect_timeout=5) as conn:
+            found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+            if found is None:
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    except psycopg.OperationalError as error:
+        raise CommandError(f"PostgreSQL is not reachable at {maintenance}: {error}") from None
+
+
+def empty_tables(url: str) -> None:
+    """Start each PostgreSQL run from empty tables (comparable runs)."""
+    import psycopg
+
+    tables = [m._meta.db_table for m in (IdempotentResponse, GameEvent, Seat, Game, Ping)]
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("TRUNCATE " + ", ".join(f'"{table}"' for table in tables))
+
+
+# Measuring
+
+
+@dataclass
+class Tally:
+    """What one client thread saw: (finish time, latency) per counted request, and errors."""
+
+    samples: list[tuple[float, float]] = field(default_factory=list)
+    others: list[float] = field(default_factory=list)  # finish times of the other requests
+    games_started: int = 0
+    games_finished: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    first_errors: list[str] = field(default_factory=list)
+
+    def error(self, what: str, detail: str) -> None:
+        self.errors[what] += 1
+        if len(self.first_errors) < 5:
+            self.first_errors.append(f"{what}: {detail[:300]}")
+
+
+class Failed(Exception):
+    """A request answered something else than expected (counted as an error)."""
+
+
+@dataclass(frozen=True)
+class Window:
+    start: float  # measuring starts (after the warm-up)
+    stop: float
+
+
+@dataclass
+class CpuUse:
+    """CPU seconds spent during the measured window: by the server (gunicorn and its workers),
+    by this load generator, by PostgreSQL (every process called postgres, SQLite runs inside
+    the server), and by everything else on the machine."""
+
+    server: float = 0.0
+    client: float = 0.0
+    database: float = 0.0
+    machine: float = 0.0
+
+    @classmethod
+    def now(cls, server_pid: int, *, postgres: bool) -> CpuUse:
+        times = os.times()
+        return cls(
+            process_tree_cpu(server_pid),
+            times.user + times.system,
+            processes_cpu("postgres") if postgres else 0.0,  # SQLite runs in the server
+            machine_cpu(),
+        )
+
+    def __sub__(self, other: CpuUse) -> CpuUse:
+        return CpuUse(
+            self.server - other.server,
+            self.client - other.client,
+            self.database - other.database,
+            self.machine - other.machine,
+        )
+
+    def per_request_ms(self, requests: int) -> dict[str, float]:
+        """Milliseconds of CPU per request, by consumer."""
+        if not requests or not self.machine:
+            return {}
+        rest = max(0.0, self.machine - self.server - self.client - self.database)
+        return {
+            name: round(seconds / requests * 1000, 2)
+            for name, seconds in (
+                ("server", self.server),
+                ("load_generator", self.client),
+                ("postgres", self.database),
+                ("other", rest),
+            )
+            if name != "postgres" or self.database
+        }
+
+    def other_share(self, seconds: float) -> float:
+        """The share of the machine's CPUs that processes foreign to the benchmark used (other
+        sessions, the kernel): high values mean noisy figures."""
+        rest = max(0.0, self.machine - self.server - self.client - self.database)
+        return round(rest / (seconds * (os.cpu_count() or 1)), 3) if seconds else 0.0
+
+
+def percentile(sorted_values: list[float], fraction: float) -> float:
+    """Nearest-rank percentile of sorted values (0 when there are none)."""
+    if not sorted_values:
+        return 0.0
+    rank = max(1, math.ceil(fraction * len(sorted_values)))
+    return sorted_values[min(rank, len(sorted_values)) - 1]
+
+
+def summarise(tallies: list[Tally], window: Window, cpu: CpuUse) -> dict[str, Any]:
+    latencies = sorted(
+        latency
+        for tally in tallies
+        for finished, latency in tally.samples
+        if window.start <= finished <= window.stop
+    )
+    seconds = window.stop - window.start
+    errors: Counter[str] = Counter()
+    for tally in tallies:
+        errors.update(tally.errors)
+    others = sum(
+        1
+        for tally in tallies
+        for finished in tally.others
+        if window.start <= finished <= window.stop
+    )
+    return {
+        "count": len(latencies),
+        "per_s": round(len(latencies) / seconds, 1),
+        "other_per_s": round(others / seconds, 1),
+        "cpu_ms": cpu.per_request_ms(len(latencies)),
+        "other_cpu_share": cpu.other_share(seconds),
+        "p50_ms": round(percentile(latencies, 0.50) * 1000, 2),
+        "p95_ms": round(percentile(latencies, 0.95) * 1000, 2),
+        "p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
+        "max_ms": round((latencies[-1] if latencies else 0) * 1000, 2),
+        "errors": sum(errors.values()),
+        "error_kinds": dict(errors),
+        "first_errors": [e for tally in tallies for e in tally.first_errors][:5],
+    }
+
+
+def run_clients(
+    server: RunningServer,
+    clients: int,
+    warmup: float,
+    seconds: float,
+    body: Callable[..., None],
+    *,
+    postgres: bool = False,
+) -> tuple[list[Tally], Window, CpuUse]:
+    """Run `body(client, index, window, tally)` in `clients` threads until the window ends;
+    answers what each thread saw, the window, and the CPU used during the window."""
+    base_url = server.url
+    tallies = [Tally() for _ in range(clients)]
+    barrier = threading.Barrier(clients + 1)
+    window_box: list[Window] = []
+
+    def thread_main(index: int) -> None:
+        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+        with httpx.Client(base_url=base_url, timeout=30, limits=limits) as client:
+            barrier.wait()
+            try:
+                body(client, index, window_box[0], tallies[index])
+            except Exception as error:  # a client that stops is an error, not a crash
+                tallies[index].error("exception", repr(error))
+
+    threads = [threading.Thread(target=thread_main, args=(i,), daemon=True) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    now = time.monotonic()
+    window = Window(now + warmup, now + warmup + seconds)
+    window_box.append(window)
+    barrier.wait()
+    time.sleep(max(0.0, window.start - time.monotonic()))
+    before = CpuUse.now(server.pid, postgres=postgres)
+    time.sleep(max(0.0, window.stop - time.monotonic()))
+    used = CpuUse.now(server.pid, postgres=postgres) - before
+    for thread in threads:
+        thread.join()
+    return tallies, window, used
+
+
+def bare_client(client: httpx.Client, index: int, window: Window, tally: Tally) -> None:
+    while time.monotonic() < window.stop:
+        started = time.monotonic()
+        try:
+            answer = client.post(BARE, json={"note": f"client {index}"})
+        except httpx.TransportError as error:
+            tally.error("transport", repr(error))
+            continue
+        finished = time.monotonic()
+        if answer.status_code != 201:
+            tally.error(str(answer.status_code), answer.text)
+            continue
+        tally.samples.append((finished, finished - started))
+
+
+def game_client(
+    client: httpx.Client, index: int, window: Window, tally: Tally, *, think: float = 0.0
+) -> None:
+    """Play games one after another; with `think` (seconds), the player pauses about that long
+    (0.5 to 1.5 times, at random) before each of its actions."""
+    player = GreedyPlayer()
+    rng = random.Random(index)
+    games = 0
+    while time.monotonic() < window.stop:
+        games += 1
+        pause = (lambda: rng.uniform(0.5, 1.5) * think) if think else None
+        try:
+            play_one_game(
+                client,
+                player,
+                seed=index * 1_000_000 + games,
+                window=window,
+                tally=tally,
+                pause=pause,
+            )
+        except Failed as failure:
+            tally.error(*failure.args)
+        except httpx.TransportError as error:
+            tally.error("transport", repr(error))
+
+
+def expect(answer: httpx.Response, status: int) -> dict[str, Any]:
+    if answer.status_code != status:
+        code = ""
+        if answer.headers.get("content-type", "").startswith("application/problem+json"):
+            code = " " + str(answer.json().get("code"))
+        raise Failed(f"{answer.status_code}{code}", f"{answer.request.url}: {answer.text}")
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def play_one_game(
+    client: httpx.Client,
+    player: GreedyPlayer,
+    *,
+    seed: int,
+    window: Window,
+    tally: Tally,
+    pause: Callable[[], float] | None = None,
+) -> None:
+    """Create a 2-seat game, join it, play it with `player` until it ends or time is up
+    (`pause()`: seconds to think before each action)."""
+    game = expect(client.post(GAMES, json={"seats": 2, "seed": seed}), 201)
+    url = f"{GAMES}/{game['id']}"
+    tokens = []
+    last: dict[str, Any] = {}
+    for seat in range(2):
+        joined = expect(client.post(f"{url}/players", json={"name": f"Bot {seat}"}), 201)
+        tokens.append(joined["token"])
+        last = joined["game"]
+    tally.others.extend([time.monotonic()] * 3)
+    tally.games_started += 1
+    seats = len(tokens)
+    while time.monotonic() < window.stop:
+        if last["status"] == "finished":
+            tally.games_finished += 1
+            return
+        if not last["legal_actions"]:  # the turn passed: read the view of the seat to move
+            seat = last["current_seat"]
+            if seat is None:  # setup: the next seat with reveals left
+                seat = (last["you"] + 1) % seats
+            headers = {"Authorization": f"Bearer {tokens[seat]}"}
+            last = expect(client.get(url, headers=headers), 200)
+            tally.others.append(time.monotonic())
+            continue
+        seat = last["you"]
+        data = action_to_data(player.choose(game_view(last)))
+        kind = data.pop("action")
+        if pause is not None:
+            time.sleep(max(0.0, min(pause(), window.stop - time.monotonic())))
+        headers = {"Authorization": f"Bearer {tokens[seat]}"}
+        started = time.monotonic()
+        answer = client.post(f"{url}/actions/{ENDPOINTS[kind]}", json=data, headers=headers)
+        finished = time.monotonic()
+        last = expect(answer, 200)
+        tally.samples.append((finished, finished - started))
+
+
+def game_view(data: dict[str, Any]) -> GameView:
+    """The parts of a served view an engine player reads, as an engine `GameView`."""
+    held = data["held_card"]
+    return GameView(
+        version=data["version"],
+        status=data["status"],
+        round=data["round"],
+        seats=data["seats"],
+        open_seats=data["open_seats"],
+        you=data["you"],
+        current_seat=data["current_seat"],
+        closer_seat=data["closer_seat"],
+        discard_top=data["discard_top"],
+        discard_size=data["discard_size"],
+        deck_size=data["deck_size"],
+        held_card=None if held is None else HeldCard(held["seat"], held["source"], held["value"]),
+        players=tuple(
+            PlayerView(
+                p["seat"],
+                p["name"],
+                p["total"],
+                tuple(
+                    tuple(Cell(cell["state"], cell["value"]) for cell in column)
+                    for column in p["grid"]
+                ),
+            )
+            for p in data["players"]
+        ),
+        legal_actions=tuple(action_from_data(a) for a in data["legal_actions"]),
+        rounds=(),
+        winners=None,
+        options=data["options"],
+    )
+
+
+# The command
+
+
+class Command(BaseCommand):
+    help = "Load-test the production server: K concurrent games over HTTP vs a bare insert."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
+        parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_URL)
+        parser.add_argument("--games", type=int, default=32, help="concurrent games (clients)")
+        parser.add_argument("--seconds", type=float, default=20.0, help="measured, per phase")
+        parser.add_argument("--warmup", type=float, default=2.0, help="not counted, per phase")
+        parser.add_argument("--worker-class", choices=sorted(WORKER_CLASSES))
+        parser.add_argument("--workers", type=int, default=None, help="gunicorn processes")
+        parser.add_argument("--threads", type=int, default=None, help="threads per worker")
+        parser.add_argument(
+            "--conn-max-age", type=int, default=None, help="CONN_MAX_AGE for the server"
+        )
+        parser.add_argument(
+            "--think-ms",
+            type=float,
+            default=DEFAULT_THINK_MS,
+            help="a third phase: players pause about this long before each action; its "
+            "latencies are p50/p95/p99 (0: no such phase, the saturated latencies are)",
+        )
+        parser.add_argument("--server-log", default=None, help="append the server's output here")
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        worker_class = options["worker_class"] or DEFAULT_WORKER_CLASS
+        workers = options["workers"] or DEFAULT_WORKERS
+        threads = options["threads"] or DEFAULT_THREADS
+        conn_max_age = options["conn_max_age"]
+        if conn_max_age is None:  # ASGI: Django wants no persistent connections
+            conn_max_age = 0 if worker_class == "uvicorn" else 60
+        clients, warmup, seconds = options["games"], options["warmup"], options["seconds"]
+        think = options["think_ms"] / 1000
+        if clients < 1 or seconds <= 0 or warmup < 0 or think < 0:
+            raise CommandError("--games must be at least 1, --seconds positive")
+        phases: dict[str, tuple[list[Tally], Window, CpuUse]] = {}
+        with ExitStack() as stack:
+            url = stack.enter_context(bench_database(options["db"], options["postgres_url"]))
+            env = server_environment(url, CONN_MAX_AGE=str(conn_max_age))
+            run_manage(env, "migrate", "--noinput")
+            if options["db"] == "postgres":
+                empty_tables(url)
+            log = open(options["server_log"], "a") if options["server_log"] else None  # noqa: SIM115
+            if log is not None:
+                stack.enter_context(log)
+            server = stack.enter_context(
+                running_server(
+                    env, workers=workers, threads=threads, worker_class=worker_class, log=log
+                )
+            )
+            postgres = options["db"] == "postgres"
+            for name, body in (
+                ("bare", bare_client),
+                ("games", game_client),
+                ("paced", functools.partial(game_client, think=think) if think else None),
+            ):
+                if body is not None:
+                    phases[name] = run_clients(
+                        server, clients, warmup, seconds, body, postgres=postgres
+                    )
+        summary = {name: summarise(*phase) for name, phase in phases.items()}
+        bare, play = summary["bare"], summary["games"]
+        latency = summary.get("paced", play)
+        errors = sum(phase["errors"] for phase in summary.values())
+        result = {
+            "db": options["db"],
+            "server": {
+                "worker_class": worker_class,
+                "workers": workers,
+                "threads": threads if worker_class == "gthread" else 1,
+                "conn_max_age": conn_max_age,
+            },
+            "games": clients,
+            "seconds": seconds,
+            "warmup": warmup,
+            "think_ms": options["think_ms"],
+            "cpus": _cpus(),
+            # Throughput: every client as fast as it can (saturation).
+            "actions_per_s": play["per_s"],
+            "actions": play["count"],
+            "other_requests_per_s": play["other_per_s"],
+            "bare_per_s": bare["per_s"],
+            "ratio": round(play["per_s"] / bare["per_s"], 3) if bare["per_s"] else 0.0,
+            # Latency of the actions at `games` concurrent games whose players think
+            # `think_ms` per move (the saturated figures when --think-ms is 0).
+            "p50_ms": latency["p50_ms"],
+            "p95_ms": latency["p95_ms"],
+            "p99_ms": latency["p99_ms"],
+            "max_ms": latency["max_ms"],
+            "paced_actions_per_s": latency["per_s"],
+            "saturated_p50_ms": play["p50_ms"],
+            "saturated_p95_ms": play["p95_ms"],
+            "saturated_p99_ms": play["p99_ms"],
+            "bare_p50_ms": bare["p50_ms"],
+            "bare_p99_ms": bare["p99_ms"],
+            "cpu_ms_per_action": play["cpu_ms"],
+            "cpu_ms_per_bare": bare["cpu_ms"],
+            # CPU share used by processes foreign to the benchmark, per phase: noise.
+            "other_cpu_share": {name: phase["other_cpu_share"] for name, phase in summary.items()},
+            "games_started": sum(t.games_started for t in phases["games"][0]),
+            "games_finished": sum(t.games_finished for t in phases["games"][0]),
+            "errors": errors,
+            "error_kinds": {
+                k: v for phase in summary.values() for k, v in phase["error_kinds"].items()
+            },
+            "first_errors": [e for phase in summary.values() for e in phase["first_errors"]][:5],
+        }
+        result["targets_met"] = (
+            result["ratio"] >= TARGET_RATIO and result["p99_ms"] < TARGET_P99_MS and errors == 0
+        )
+        if options["json"]:
+            self.stdout.write(json.dumps(result))
+        else:
+            self.stdout.write(report(result))
+        if errors:
+            raise CommandError(f"{errors} errors: {result['first_errors']}")
+
+
+def _cpus() -> int:
+    return os.cpu_count() or 1
+
+
+def report(r: dict[str, Any]) -> str:
+    server = r["server"]
+    ok = {True: "met", False: "MISSED"}
+    paced = r["think_ms"] > 0
+    lines = [
+        f"bench_load: {r['games']} concurrent games, {r['seconds']:g} s measured per phase "
+        f"(after {r['warmup']:g} s warm-up), db={r['db']}, {r['cpus']} CPUs, "
+        f"Python {platform.python_version()}",
+        f"server: gunicorn {server['worker_class']}, {server['workers']} workers x "
+        f"{server['threads']} threads, CONN_MAX_AGE={server['conn_max_age']}",
+        "saturation (every client as fast as it can):",
+        f"  actions:     {r['actions_per_s']:7.1f}/s ({r['actions']} actions), "
+        f"p50 {r['saturated_p50_ms']:.1f} ms, p95 {r['saturated_p95_ms']:.1f} ms, "
+        f"p99 {r['saturated_p99_ms']:.1f} ms",
+        f"               + {r['other_requests_per_s']:.1f}/s other requests (views of the seat "
+        f"to move, creates, joins); {r['games_started']} games started, "
+        f"{r['games_finished']} finished",
+        f"  bare insert: {r['bare_per_s']:7.1f}/s, p50 {r['bare_p50_ms']:.1f} ms, "
+        f"p99 {r['bare_p99_ms']:.1f} ms",
+        f"  CPU ms per action (with its share of reads): {_cpu(r['cpu_ms_per_action'])}",
+        f"  CPU ms per bare insert: {_cpu(r['cpu_ms_per_bare'])}",
+        f"  ratio actions/bare: {r['ratio']:.3f} (target >= {TARGET_RATIO}: "
+        f"{ok[r['ratio'] >= TARGET_RATIO]})",
+    ]
+    if paced:
+        lines.append(
+            f"paced ({r['games']} games, players thinking ~{r['think_ms']:g} ms per move):"
+        )
+    lines += [
+        f"  actions:     {r['paced_actions_per_s']:7.1f}/s, p50 {r['p50_ms']:.1f} ms, "
+        f"p95 {r['p95_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, max {r['max_ms']:.1f} ms "
+        f"(p99 target < {TARGET_P99_MS:g} ms: {ok[r['p99_ms'] < TARGET_P99_MS]})"
+    ]
+    noise = ", ".join(f"{name} {share:.0%}" for name, share in r["other_cpu_share"].items())
+    lines.append(f"CPU used by other processes (noise): {noise}")
+    lines.append(f"errors: {r['errors']}" + (f" {r['error_kinds']}" if r["errors"] else ""))
+    return "\n".join(lines)
+
+
+def _cpu(split: dict[str, float]) -> str:
+    if not split:
+        return "n/a"
+    return " + ".join(f"{name} {ms:.2f}" for name, ms in split.items())

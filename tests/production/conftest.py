@@ -1,0 +1,57 @@
+"""Two real server processes (gunicorn, as `make serve` runs it) on loopback, serving the test
+database that pytest-django created: `test_test` on PostgreSQL, the test file on SQLite.
+
+Tests that use them must commit their data (`django_db(transaction=True)`), since the servers
+read it through their own connections. The servers stop before the test database is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import ExitStack
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import pytest
+from django.db import connection
+
+from loadtest.server import RunningServer, run_manage, running_server, server_environment
+
+
+def database_url(settings_dict: dict[str, Any]) -> str:
+    """A DATABASE_URL (dj-database-url) for the database Django is connected to."""
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{settings_dict['NAME']}"
+    if connection.vendor != "postgresql":
+        pytest.skip(f"no server test for {connection.vendor}")
+    user = quote(settings_dict.get("USER") or "")
+    password = settings_dict.get("PASSWORD") or ""
+    credentials = f"{user}:{quote(password)}" if password else user
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or 5432
+    return f"postgres://{credentials}@{host}:{port}/{settings_dict['NAME']}"
+
+
+@pytest.fixture(scope="package")
+def servers(
+    django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[RunningServer]]:
+    """Two gunicorn servers (one worker process each, threaded) on the test database, with
+    static files collected as `make serve` does (into a temporary STATIC_ROOT)."""
+    with django_db_blocker.unblock():
+        url = database_url(connection.settings_dict)
+    static_root = tmp_path_factory.mktemp("static")
+    # As deployed: gthread workers, persistent connections, whitenoise (DEBUG off).
+    env = server_environment(url, STATIC_ROOT=str(static_root))
+    run_manage(env, "collectstatic", "--noinput", "--verbosity", "0")
+    with ExitStack() as stack:
+        started = [stack.enter_context(running_server(env, workers=1, threads=6)) for _ in range(2)]
+        yield started
+
+
+@pytest.fixture
+def http(servers: list[RunningServer]) -> Iterator[list[httpx.Client]]:
+    """A client for each server."""
+    with ExitStack() as stack:
+        yield [stack.enter_context(httpx.Client(base_url=s.url, timeout=60)) for s in servers]

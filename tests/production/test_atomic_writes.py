@@ -1,0 +1,110 @@
+"""An action that fails half-way leaves nothing, with real commits and rollbacks (no test
+transaction around them) and other processes watching: while the failing writer holds its
+events, uncommitted, the servers' readers do not see them and their writers wait for the
+game's lock; after the rollback the game goes on from where it was.
+
+(tests/games/test_services.py injects the same failures inside a test transaction.)
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import httpx
+import pytest
+from django.db import connections
+
+from engine import Reveal
+from games import services
+from games.auth import SeatCredential
+from games.models import GameEvent
+from loadtest.server import RunningServer
+
+from .support import assert_log_intact
+from .test_concurrent_clients import GAMES, bearer, start_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class Injected(Exception):
+    """The failure injected between the event inserts and the commit."""
+
+
+def test_a_failing_action_is_invisible_then_gone(
+    servers: list[RunningServer], http: list[httpx.Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id, tokens = start_game(http[0], 2, seed=41)
+    reveal = "/api/v1/games/{}/actions/reveal"
+    for token, positions in ((tokens[0], [(0, 0), (0, 1)]), (tokens[1], [(0, 0)])):
+        for column, row in positions:
+            answer = http[0].post(
+                reveal.format(game_id), json={"column": column, "row": row}, headers=bearer(token)
+            )
+            assert answer.status_code == 200, answer.text
+    before = assert_log_intact(game_id)
+
+    inserted, proceed = threading.Event(), threading.Event()
+    original = GameEvent.objects.bulk_create
+
+    def bulk_create(objs: Any, *args: Any, **kwargs: Any) -> Any:
+        created = original(list(objs), *args, **kwargs)
+        inserted.set()
+        proceed.wait(timeout=30)
+        raise Injected(f"after inserting {len(created)} events")
+
+    monkeypatch.setattr(GameEvent.objects, "bulk_create", bulk_create)
+    outcome: list[BaseException | None] = []
+
+    def failing_writer() -> None:  # the last setup reveal appends 2 events (reveal, play starts)
+        try:
+            services.perform_action(game_id, SeatCredential(tokens[1]), Reveal(3, 2))
+            outcome.append(None)
+        except BaseException as error:
+            outcome.append(error)
+        finally:
+            connections.close_all()
+
+    competing: list[httpx.Response] = []
+
+    def competing_writer() -> None:  # the same seat's same step, through the other server
+        with httpx.Client(base_url=servers[1].url, timeout=60) as client:
+            competing.append(
+                client.post(
+                    reveal.format(game_id), json={"column": 1, "row": 1}, headers=bearer(tokens[1])
+                )
+            )
+
+    writer = threading.Thread(target=failing_writer)
+    writer.start()
+    other = threading.Thread(target=competing_writer)
+    try:
+        assert inserted.wait(timeout=30), "the writer did not reach its inserts"
+        # Mid-write: both events are in the writer's transaction, not committed.
+        spectator = http[0].get(f"{GAMES}/{game_id}").json()
+        assert (spectator["version"], spectator["status"]) == (before.version, "setup")
+        feed = http[1].get(f"{GAMES}/{game_id}/events", params={"after": 0}).json()
+        assert [e["sequence"] for e in feed["events"]] == list(range(1, before.version + 1))
+        other.start()
+        time.sleep(0.5)
+        assert other.is_alive(), "a competing writer went past the game's lock"
+    finally:
+        proceed.set()
+        writer.join(timeout=30)
+        if other.ident is not None:
+            other.join(timeout=60)
+    assert len(outcome) == 1 and isinstance(outcome[0], Injected), outcome
+    # Rolled back: the competing action went on from the same version, with both its events.
+    assert competing and competing[0].status_code == 200, competing
+    after = assert_log_intact(game_id)
+    assert after.version == before.version + 2 == competing[0].json()["version"]
+    assert after.status == "playing"
+    types = list(
+        GameEvent.objects.filter(game_id=game_id, sequence__gt=before.version)
+        .order_by("sequence")
+        .values_list("type", flat=True)
+    )
+    assert types == ["CardRevealed", "PlayStarted"]
+    grid = competing[0].json()["players"][1]["grid"]
+    assert grid[1][1]["state"] == "face_up" and grid[3][2]["state"] == "face_down"

@@ -1,0 +1,60 @@
+"""An action costs a small, constant number of queries however long the game: lock the game
+row (its snapshot comes with it), read the seats' token hashes, insert the events, move the
+row on; an Idempotency-Key adds its lookup and its stored answer. A read is two queries."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
+from engine import GreedyPlayer, action_to_data
+from tests.api.support import bearer, get_view, send, start_game, view_from_data
+
+pytestmark = pytest.mark.django_db
+
+STATEMENTS = ("SELECT", "INSERT", "UPDATE", "DELETE")
+
+
+def statements(queries: list[dict[str, Any]]) -> Counter[str]:
+    """SELECT/INSERT/UPDATE/DELETE statements (transaction control left out)."""
+    kinds = (query["sql"].lstrip().split(" ", 1)[0].upper() for query in queries)
+    return Counter(kind for kind in kinds if kind in STATEMENTS)
+
+
+def test_queries_per_action_stay_constant(api: APIClient) -> None:
+    game_id, tokens = start_game(api, 2, seed=5)
+    player = GreedyPlayer()
+    counts: list[Counter[str]] = []
+    reads: list[Counter[str]] = []
+    for step in range(120):
+        views = [get_view(api, game_id, token) for token in tokens]
+        seat = next(s for s, view in enumerate(views) if view["legal_actions"])
+        action = action_to_data(player.choose(view_from_data(views[seat])))
+        headers = {"HTTP_IDEMPOTENCY_KEY": f"step-{step}"} if step % 2 else {}
+        with CaptureQueriesContext(connection) as queries:
+            response = send(api, game_id, tokens[seat], action, **headers)
+        assert response.status_code == 200, response.content
+        if not headers:
+            counts.append(statements(queries.captured_queries))
+        with CaptureQueriesContext(connection) as queries:
+            api.get(f"/api/v1/games/{game_id}", **bearer(tokens[seat]))
+        reads.append(statements(queries.captured_queries))
+    assert views[0]["version"] > 100  # a long log, several rounds of snapshots
+    assert all(count == Counter(SELECT=2, INSERT=1, UPDATE=1) for count in counts), counts
+    assert all(count == Counter(SELECT=2) for count in reads), reads
+
+
+def test_an_idempotency_key_adds_two_queries(api: APIClient) -> None:
+    game_id, tokens = start_game(api, 2, seed=6)
+    reveal = {"action": "reveal", "column": 0, "row": 0}
+    with CaptureQueriesContext(connection) as queries:
+        send(api, game_id, tokens[0], reveal, HTTP_IDEMPOTENCY_KEY="k")
+    assert statements(queries.captured_queries) == Counter(SELECT=3, INSERT=2, UPDATE=1)
+    with CaptureQueriesContext(connection) as queries:  # the retry: answered from the store
+        send(api, game_id, tokens[0], reveal, HTTP_IDEMPOTENCY_KEY="k")
+    assert statements(queries.captured_queries) == Counter(SELECT=3)
