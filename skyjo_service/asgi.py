@@ -1,4 +1,4 @@
-"""ASGI entry point (production serves through uvicorn workers)."""
+"""ASGI entry point (`bench_load --worker-class uvicorn`; `make serve` uses WSGI, see the README)."""
 
 import os
 
