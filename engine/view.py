@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
-from .actions import Action, action_to_data
+from .actions import Action, action_from_data, action_to_data
 from .cards import COLUMNS, ROWS
 from .decide import legal_actions
 from .events import CardDrawn, DrawPileReshuffled, Event, RoundDealt, event_to_data
@@ -251,3 +251,46 @@ def event_for_viewer(
     if isinstance(event, CardDrawn) and viewer != event.seat:
         data["value"] = None
     return data
+
+
+def _grid(columns: list[list[dict[str, Any]]]) -> tuple[tuple[Cell, ...], ...]:
+    return tuple(tuple(Cell(cell["state"], cell["value"]) for cell in column) for column in columns)
+
+
+def view_from_data(data: dict[str, Any]) -> GameView:
+    """The `GameView` an API game resource stands for (its `to_data` gives it back): lets an
+    engine player, or any bot, choose from a view served over HTTP."""
+    held = data["held_card"]
+    return GameView(
+        version=data["version"],
+        status=data["status"],
+        round=data["round"],
+        seats=data["seats"],
+        open_seats=data["open_seats"],
+        you=data["you"],
+        current_seat=data["current_seat"],
+        closer_seat=data["closer_seat"],
+        discard_top=data["discard_top"],
+        discard_size=data["discard_size"],
+        deck_size=data["deck_size"],
+        held_card=None if held is None else HeldCard(held["seat"], held["source"], held["value"]),
+        players=tuple(
+            PlayerView(p["seat"], p["name"], p["total"], _grid(p["grid"])) for p in data["players"]
+        ),
+        legal_actions=tuple(action_from_data(a) for a in data["legal_actions"]),
+        rounds=tuple(
+            RoundSummary(
+                r["round"],
+                r["closer_seat"],
+                tuple(
+                    RoundPlayer(
+                        p["seat"], _grid(p["grid"]), p["raw_score"], p["round_score"], p["doubled"]
+                    )
+                    for p in r["players"]
+                ),
+            )
+            for r in data["rounds"]
+        ),
+        winners=None if data["winners"] is None else tuple(data["winners"]),
+        options=data["options"],
+    )

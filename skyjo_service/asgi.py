@@ -1,4 +1,4 @@
-"""ASGI entry point (`bench_load --worker-class uvicorn`; `make serve` uses WSGI, see the README)."""
+"""ASGI entry point (for `bench_load --worker-class uvicorn`; `make serve` uses WSGI)."""
 
 import os
 

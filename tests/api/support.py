@@ -10,13 +10,11 @@ from rest_framework.test import APIClient
 
 from engine import (
     Action,
-    GameView,
     GreedyPlayer,
     Join,
     Options,
     RandomPlayer,
     SeededShuffler,
-    action_from_data,
     action_to_data,
     replay,
     seats_to_act,
@@ -24,14 +22,8 @@ from engine import (
 from engine import act as engine_act
 from engine import create_game as create_engine_game
 from engine import view as engine_view
-from engine.view import (
-    FACE_DOWN,
-    Cell,
-    HeldCard,
-    PlayerView,
-    RoundPlayer,
-    RoundSummary,
-)
+from engine.view import FACE_DOWN
+from engine.view import view_from_data as view_from_data  # re-exported for the tests
 
 GAMES = "/api/v1/games"
 PROBLEM_JSON = "application/problem+json"
@@ -190,51 +182,6 @@ def setup_reveals(client: APIClient, game_id: str, tokens: Sequence[str]) -> dic
         act(client, game_id, token, {"action": "reveal", "column": 0, "row": 0})
         body = act(client, game_id, token, {"action": "reveal", "column": 1, "row": 0})
     return body
-
-
-# JSON -> engine view
-
-
-def _grid(columns: list[list[dict[str, Any]]]) -> tuple[tuple[Cell, ...], ...]:
-    return tuple(tuple(Cell(cell["state"], cell["value"]) for cell in column) for column in columns)
-
-
-def view_from_data(data: dict[str, Any]) -> GameView:
-    """The engine `GameView` an API game resource stands for (its `to_data` gives it back)."""
-    held = data["held_card"]
-    return GameView(
-        version=data["version"],
-        status=data["status"],
-        round=data["round"],
-        seats=data["seats"],
-        open_seats=data["open_seats"],
-        you=data["you"],
-        current_seat=data["current_seat"],
-        closer_seat=data["closer_seat"],
-        discard_top=data["discard_top"],
-        discard_size=data["discard_size"],
-        deck_size=data["deck_size"],
-        held_card=None if held is None else HeldCard(held["seat"], held["source"], held["value"]),
-        players=tuple(
-            PlayerView(p["seat"], p["name"], p["total"], _grid(p["grid"])) for p in data["players"]
-        ),
-        legal_actions=tuple(action_from_data(a) for a in data["legal_actions"]),
-        rounds=tuple(
-            RoundSummary(
-                r["round"],
-                r["closer_seat"],
-                tuple(
-                    RoundPlayer(
-                        p["seat"], _grid(p["grid"]), p["raw_score"], p["round_score"], p["doubled"]
-                    )
-                    for p in r["players"]
-                ),
-            )
-            for r in data["rounds"]
-        ),
-        winners=None if data["winners"] is None else tuple(data["winners"]),
-        options=data["options"],
-    )
 
 
 def without_identity(data: dict[str, Any]) -> dict[str, Any]:

@@ -50,8 +50,8 @@ import httpx
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from engine import GameView, GreedyPlayer, action_from_data, action_to_data
-from engine.view import Cell, HeldCard, PlayerView
+from engine import GreedyPlayer, action_to_data
+from engine.view import view_from_data
 from games.models import Game, GameEvent, IdempotentResponse, Seat
 from loadtest.models import Ping
 from loadtest.server import (
@@ -380,7 +380,7 @@ def play_one_game(
             tally.others.append(time.monotonic())
             continue
         seat = last["you"]
-        data = action_to_data(player.choose(game_view(last)))
+        data = action_to_data(player.choose(view_from_data(last)))
         kind = data.pop("action")
         if pause is not None:
             time.sleep(max(0.0, min(pause(), window.stop - time.monotonic())))
@@ -390,41 +390,6 @@ def play_one_game(
         finished = time.monotonic()
         last = expect(answer, 200)
         tally.samples.append((finished, finished - started))
-
-
-def game_view(data: dict[str, Any]) -> GameView:
-    """The parts of a served view an engine player reads, as an engine `GameView`."""
-    held = data["held_card"]
-    return GameView(
-        version=data["version"],
-        status=data["status"],
-        round=data["round"],
-        seats=data["seats"],
-        open_seats=data["open_seats"],
-        you=data["you"],
-        current_seat=data["current_seat"],
-        closer_seat=data["closer_seat"],
-        discard_top=data["discard_top"],
-        discard_size=data["discard_size"],
-        deck_size=data["deck_size"],
-        held_card=None if held is None else HeldCard(held["seat"], held["source"], held["value"]),
-        players=tuple(
-            PlayerView(
-                p["seat"],
-                p["name"],
-                p["total"],
-                tuple(
-                    tuple(Cell(cell["state"], cell["value"]) for cell in column)
-                    for column in p["grid"]
-                ),
-            )
-            for p in data["players"]
-        ),
-        legal_actions=tuple(action_from_data(a) for a in data["legal_actions"]),
-        rounds=(),
-        winners=None,
-        options=data["options"],
-    )
 
 
 # The command
