@@ -11,7 +11,6 @@ authenticates before it throttles, so refusing here would let such requests past
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -48,10 +47,6 @@ def new_token() -> str:
 def hash_token(token: str) -> str:
     """SHA-256: tokens are 256 random bits, so no slow key derivation is needed."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def token_matches(stored_hash: str, credential: SeatCredential) -> bool:
-    return hmac.compare_digest(stored_hash, credential.token_hash)
 
 
 class SeatTokenAuthentication(authentication.BaseAuthentication):

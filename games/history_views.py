@@ -49,8 +49,7 @@ class EventFeedView(APIView):
         responses={200: EventFeedSerializer, **problems(400, 401, 404)},
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = services.get_game(game_id)
-        seat = services.seat_of(game, seat_credential(request), required=False)
+        game, seat = services.game_and_seat(game_id, seat_credential(request), required=False)
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         rows = services.event_rows(

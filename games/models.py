@@ -1,7 +1,7 @@
 """Storage: each game is an append-only log of engine events.
 
 `Game` holds what the log cannot (the hidden seed) and summary columns derived from the log
-(status, version, round...), kept for listing and locking and rebuildable from it. `GameEvent`
+(status, version, round...), kept for listing and for the version check of every write, and rebuildable from it. `GameEvent`
 rows are only ever inserted: updating or deleting one raises `AppendOnlyError`.
 """
 
@@ -39,9 +39,12 @@ class Game(models.Model):
     round = models.PositiveSmallIntegerField(default=0)
     current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     players_joined = models.PositiveSmallIntegerField(default=0)
-    # A cache of the replayed state (engine.snapshot), used only when `snapshot_version`
-    # equals `version`; disposable, rebuilt from the log whenever it is missing or stale.
-    snapshot = models.JSONField(null=True, blank=True, editable=False)
+    # A cache of the replayed state (engine.snapshot, as JSON text), used only when
+    # `snapshot_version` equals `version`; disposable, rebuilt from the log whenever it is
+    # missing or stale. Text, not a JSON column: it is rewritten by every action and never
+    # queried, and parsing it into PostgreSQL's jsonb cost the database more than the rest of
+    # the action (bench_load).
+    snapshot = models.TextField(null=True, blank=True, editable=False)
     snapshot_version = models.PositiveIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
@@ -55,7 +58,10 @@ class Game(models.Model):
 class Seat(models.Model):
     """A joined player: its name and the hash of its bearer token (the token is never stored)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_rows")
+    # No index of its own: the unique (game, seat) index serves lookups by game.
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="seat_rows", db_index=False
+    )
     seat = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=64)
     token_hash = models.CharField(max_length=64, unique=True)
@@ -100,7 +106,8 @@ class GameEventQuerySet(models.QuerySet["GameEvent"]):
 class GameEvent(models.Model):
     """One engine event of one game, at its place in the log (1, 2, 3... without gaps)."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    # No index of its own: the unique (game, sequence) index serves lookups by game.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     sequence = models.PositiveIntegerField()
     type = models.CharField(max_length=40)
     payload = models.JSONField()
@@ -136,7 +143,10 @@ class GameEvent(models.Model):
 class IdempotentResponse(models.Model):
     """The first answer to an action sent with an `Idempotency-Key`, replayed on retries."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="idempotent_responses")
+    # No index of its own: the unique (game, seat, key) index serves lookups by game.
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="idempotent_responses", db_index=False
+    )
     seat = models.PositiveSmallIntegerField()
     key = models.CharField(max_length=255)
     request_hash = models.CharField(max_length=64)

@@ -1,11 +1,16 @@
 """Use cases: create, join, act, read. The one place that appends events.
 
-Every write goes through `append_events`, inside a transaction that holds the game's row lock: it
-replays the log, asks the engine to `decide`, and inserts all the new events at the next
-sequence numbers, then moves the game's version on only if it is still the one it read
-(optimistic concurrency, with the unique (game, sequence) constraint as the last guard).
-An action therefore appends all of its events or none, and a concurrent writer can never
-fork the log or leave a gap.
+Every write goes through `append_events`: it inserts the new events at the next sequence
+numbers and moves the game's summary row on, all or nothing, only if the game is still at the
+version the use case read (optimistic concurrency, with the unique (game, sequence) constraint
+as the last guard). An action therefore appends all of its events or none, and a concurrent
+writer can never fork the log or leave a gap.
+
+No lock is held while the engine decides. A use case that finds the game moved on when it
+writes reads it again and decides again (`_optimistic`): so concurrent legal actions all land,
+one after the other, and an action made illegal by the one that landed first gets the rules'
+answer. On PostgreSQL a plain action costs two statements and no transaction round trips: the
+read, and one write (`store.append`).
 """
 
 from __future__ import annotations
@@ -14,14 +19,17 @@ import hashlib
 import json
 import secrets
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+import orjson
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from engine import (
+    EMPTY,
     Event,
     GameState,
     Join,
@@ -42,13 +50,15 @@ from engine import state as engine_state
 from engine.events import GameCreated, PlayerJoined
 from engine.snapshot import StaleSnapshot, state_from_data, state_to_data
 
-from .auth import SeatCredential, hash_token, new_token, token_matches
+from . import store
+from .auth import SeatCredential, hash_token, new_token
 from .history import audit_events, history_events
 from .models import Game, GameEvent, IdempotentResponse, Seat, Status
 from .presenters import game_data
 from .problems import CHALLENGE, Problem
 
 SEED_BITS = 63
+T = TypeVar("T")
 
 STATUS_OF_PHASE = {
     engine_state.WAITING: Status.WAITING,
@@ -89,6 +99,30 @@ def get_game(game_id: object) -> Game:
         raise game_not_found(game_id) from None
 
 
+def game_and_seat(
+    game_id: object, credential: SeatCredential | None, *, required: bool
+) -> tuple[Game, int | None]:
+    """The game and the seat `credential` stands for in it (None: a spectator), in one query:
+    404 for no such game, 401 for a token of no seat of it (or none, when `required`)."""
+    token_hash = None if credential is None else credential.token_hash
+    found = store.fetch_game(_game_uuid(game_id), token_hash)
+    if found is None:
+        raise game_not_found(game_id)
+    game, seat = found
+    if credential is None and required:
+        raise Problem(
+            401,
+            "invalid_token",
+            "This needs a seat token: 'Authorization: Bearer'.",
+            headers=CHALLENGE,
+        )
+    if credential is not None and seat is None:
+        raise Problem(
+            401, "invalid_token", "This token is not a seat of this game.", headers=CHALLENGE
+        )
+    return game, seat
+
+
 def stored_events(game: Game, upto: int | None = None) -> Iterable[Event]:
     """The game's events in order (upcast to the current schemas), up to version `upto`."""
     rows = GameEvent.objects.filter(game=game).order_by("sequence")
@@ -117,8 +151,8 @@ def game_state(game: Game, at: int | None = None) -> GameState:
         return replay(stored_events(game, at))
     if game.snapshot is not None and game.snapshot_version == game.version:
         try:
-            return state_from_data(game.snapshot)
-        except (StaleSnapshot, KeyError, TypeError, ValueError):
+            return state_from_data(orjson.loads(game.snapshot))
+        except (StaleSnapshot, KeyError, TypeError, ValueError):  # orjson's errors are too
             pass  # disposable: rebuild it below
     state = replay(stored_events(game))
     if state.version == game.version:
@@ -128,11 +162,16 @@ def game_state(game: Game, at: int | None = None) -> GameState:
 
 def store_snapshot(game: Game, state: GameState) -> None:
     """Save `state` as the snapshot of `game`, unless the game has moved on meanwhile."""
-    data = state_to_data(state)
+    text = snapshot_text(state)
     Game.objects.filter(pk=game.pk, version=state.version).update(
-        snapshot=data, snapshot_version=state.version
+        snapshot=text, snapshot_version=state.version
     )
-    game.snapshot, game.snapshot_version = data, state.version
+    game.snapshot, game.snapshot_version = text, state.version
+
+
+def snapshot_text(state: GameState) -> str:
+    """`state` as the JSON text of its snapshot (`Game.snapshot`)."""
+    return orjson.dumps(state_to_data(state)).decode()
 
 
 def replayed_state(game: Game) -> GameState:
@@ -140,72 +179,40 @@ def replayed_state(game: Game) -> GameState:
     return replay(stored_events(game))
 
 
-def seat_of(game: Game, credential: SeatCredential | None, *, required: bool) -> int | None:
-    """The seat `credential` stands for in `game`; 401 for a token of no seat of this game."""
-    if credential is None:
-        if required:
-            raise Problem(
-                401,
-                "invalid_token",
-                "This needs a seat token: 'Authorization: Bearer'.",
-                headers=CHALLENGE,
-            )
-        return None
-    found = None
-    # No ORDER BY: Seat's default ordering ("game", "seat") would join games_game and sort by
-    # its created_at on every authenticated request, for rows compared in any order anyway.
-    seats = Seat.objects.filter(game=game).order_by().values_list("seat", "token_hash")
-    for seat, token_hash in seats:
-        if token_matches(token_hash, credential):  # constant time, every seat compared
-            found = seat
-    if found is None:
-        raise Problem(
-            401, "invalid_token", "This token is not a seat of this game.", headers=CHALLENGE
-        )
-    return found
-
-
 # Writing
 
 
+class VersionMoved(Exception):
+    """Another write moved the game on between this one's read and its write: nothing was
+    written, and the use case starts again from a fresh read."""
+
+
+#: Reads-decide-writes of one request before a lost race becomes a 409 `concurrent_update`.
+WRITE_ATTEMPTS = 5
+
+
 def append_events(game: Game, before: GameState, events: list[Event], after: GameState) -> None:
-    """Insert `events` after version `before.version` and move the game's summary and
-    snapshot on, in the same UPDATE that checks the version it read."""
-    snapshot = state_to_data(after)
-    GameEvent.objects.bulk_create(
-        GameEvent(
-            game=game,
-            sequence=before.version + offset,
-            type=event_type(event),
-            payload=event_to_data(event),
-            schema_version=schema_version(event),
-        )
-        for offset, event in enumerate(events, start=1)
-    )
-    moved = Game.objects.filter(pk=game.pk, version=before.version).update(
+    """Append `events` after version `before.version` and move the game's summary row and
+    snapshot on, all or nothing, if the game is still at that version (else `VersionMoved`)."""
+    now = timezone.now()
+    status = STATUS_OF_PHASE[after.phase]
+    summary = store.Summary(
         version=after.version,
-        status=STATUS_OF_PHASE[after.phase],
+        status=status,
         round=after.round,
         current_seat=after.current,
         players_joined=sum(1 for name in after.names if name is not None),
-        updated_at=timezone.now(),
-        snapshot=snapshot,
-        snapshot_version=after.version,
+        snapshot=snapshot_text(after),
     )
-    if moved != 1:
-        raise ConcurrentUpdate()
-    game.version = after.version
-    game.status = STATUS_OF_PHASE[after.phase]
-    game.round = after.round
-    game.current_seat = after.current
-    game.snapshot, game.snapshot_version = snapshot, after.version
-
-
-def _locked(game_id: object) -> Game:
-    try:
-        return Game.objects.select_for_update().get(pk=_game_uuid(game_id))
-    except Game.DoesNotExist:
-        raise game_not_found(game_id) from None
+    new_events = [
+        store.NewEvent(event_type(e), schema_version(e), event_to_data(e)) for e in events
+    ]
+    if not store.append(game.id, before.version, new_events, summary, now):
+        raise VersionMoved()
+    game.version, game.status, game.round = after.version, status, after.round
+    game.current_seat, game.players_joined = summary.current_seat, summary.players_joined
+    game.updated_at = now
+    game.snapshot, game.snapshot_version = summary.snapshot, after.version
 
 
 def _is_contention(error: OperationalError) -> bool:
@@ -217,18 +224,45 @@ def _is_contention(error: OperationalError) -> bool:
     return connection.vendor == "sqlite" and "locked" in str(error)
 
 
-def _write(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run a write in a transaction; a lost race on (game, sequence) or on the database's
-    write lock becomes a 409 (nothing was written: the transaction rolled back)."""
-    try:
-        with transaction.atomic():
-            return fn(*args, **kwargs)
-    except IntegrityError:
-        raise ConcurrentUpdate() from None
-    except OperationalError as error:
-        if _is_contention(error):
-            raise ConcurrentUpdate() from None
-        raise
+def _is_unique_violation(error: IntegrityError) -> bool:
+    """A row another writer inserted first (an event's sequence, a seat, an idempotency key);
+    other integrity errors (a CHECK, a foreign key) are bugs, not races."""
+    if connection.vendor == "sqlite":
+        return "UNIQUE constraint failed" in str(error)
+    return getattr(error.__cause__, "sqlstate", None) == "23505"
+
+
+def _optimistic(attempt: Callable[[], T]) -> T:
+    """Run `attempt` (read the game, decide, write) until its write lands on the version it
+    read; after `WRITE_ATTEMPTS` lost races, 409 `concurrent_update`.
+
+    No lock is held while deciding: each write checks the version it read (and the unique
+    (game, sequence) constraint backs that check), so of concurrent writers one lands and the
+    others decide again on the new state, where their action may still be legal (two seats'
+    setup reveals) or not any more (the rules' 409, or 412 with If-Match).
+    """
+    for _ in range(WRITE_ATTEMPTS):
+        try:
+            # Within a caller's transaction (a test's, say) a failed attempt is rolled back to
+            # a savepoint, so that the next one can run; otherwise none is needed.
+            with transaction.atomic() if connection.in_atomic_block else nullcontext():
+                return attempt()
+        except VersionMoved:
+            continue
+        except IntegrityError as error:
+            if not _is_unique_violation(error):
+                raise
+        except OperationalError as error:
+            if _is_contention(error):
+                raise ConcurrentUpdate() from None
+            raise
+    raise ConcurrentUpdate()
+
+
+def _atomic(write: Callable[[], T]) -> T:
+    """`write`'s statements in one transaction: all of them or none."""
+    with transaction.atomic(savepoint=False):
+        return write()
 
 
 def create_game(*, seats: int, options: dict[str, Any] | None, seed: int | None) -> Game:
@@ -239,12 +273,10 @@ def create_game(*, seats: int, options: dict[str, Any] | None, seed: int | None)
 
     def write() -> Game:
         game = Game.objects.create(seats=seats, options=rules.to_data(), seed=seed)
-        empty = replay(())
-        append_events(game, empty, events, replay(events))
+        append_events(game, EMPTY, events, replay(events))
         return game
 
-    game: Game = _write(write)
-    return game
+    return _optimistic(lambda: _atomic(write))
 
 
 @dataclass(frozen=True)
@@ -257,18 +289,21 @@ class Joined:
 
 
 def join_game(game_id: object, name: str) -> Joined:
-    def write() -> Joined:
-        game = _locked(game_id)
+    def attempt() -> Joined:
+        game = get_game(game_id)
         before = game_state(game)
         events, after = act(before, None, Join(name), SeededShuffler(game.seed))
         seat = events[0].seat  # type: ignore[union-attr]
         token = new_token()
-        Seat.objects.create(game=game, seat=seat, name=name, token_hash=hash_token(token))
-        append_events(game, before, events, after)
+
+        def write() -> None:  # the seat's row with its events: both or neither
+            append_events(game, before, events, after)
+            Seat.objects.create(game=game, seat=seat, name=name, token_hash=hash_token(token))
+
+        _atomic(write)
         return Joined(game, seat, name, token, after)
 
-    joined: Joined = _write(write)
-    return joined
+    return _optimistic(attempt)
 
 
 @dataclass(frozen=True)
@@ -282,22 +317,22 @@ def rotate_token(game_id: object, seat: int, credential: SeatCredential | None) 
     """Replace `seat`'s token by a new one, authorised by its current token (401 for a token of
     no seat of this game, 403 for another seat's). The old token stops working at once.
 
-    Tokens are not part of the game's log: no event is appended and the version stays.
+    Tokens are not part of the game's log: no event is appended and the version stays. The
+    token is swapped only if it is still the one presented, so of two concurrent rotations
+    with the same token one wins and the other is refused (401).
     """
-
-    def write() -> RotatedToken:
-        game = _locked(game_id)  # the row lock orders this against joins and actions
-        own = seat_of(game, credential, required=True)
-        if own != seat:
-            raise Problem(403, "forbidden", "A seat token may only rotate its own seat's token.")
-        row = Seat.objects.select_for_update().get(game=game, seat=seat)
-        token = new_token()
-        row.token_hash = hash_token(token)
-        row.save(update_fields=["token_hash"])
-        return RotatedToken(seat, row.name, token)
-
-    rotated: RotatedToken = _write(write)
-    return rotated
+    game, own = game_and_seat(game_id, credential, required=True)
+    assert credential is not None
+    if own != seat:
+        raise Problem(403, "forbidden", "A seat token may only rotate its own seat's token.")
+    token = new_token()
+    rows = Seat.objects.filter(game=game, seat=seat, token_hash=credential.token_hash)
+    name = rows.values_list("name", flat=True).first()
+    if name is None or rows.update(token_hash=hash_token(token)) != 1:
+        raise Problem(
+            401, "invalid_token", "This token is not a seat of this game.", headers=CHALLENGE
+        )
+    return RotatedToken(seat, name, token)
 
 
 @dataclass(frozen=True)
@@ -326,12 +361,12 @@ def perform_action(
     """Apply one turn action for the credential's seat; answer that seat's new view.
 
     `expected_version` (If-Match) refuses with 412 when the game has moved on.
-    `idempotency_key` returns the first answer for a retried identical request.
+    `idempotency_key` returns the first answer for a retried identical request (`fingerprint`,
+    the request's `request_fingerprint`, tells an identical one).
     """
 
-    def write() -> ActionResult:
-        game = _locked(game_id)
-        seat = seat_of(game, credential, required=True)
+    def attempt() -> ActionResult:
+        game, seat = game_and_seat(game_id, credential, required=True)
         assert seat is not None
         if idempotency_key is not None:
             earlier = IdempotentResponse.objects.filter(
@@ -354,9 +389,13 @@ def perform_action(
             )
         before = game_state(game)
         events, after = act(before, seat, action, SeededShuffler(game.seed))
-        append_events(game, before, events, after)
-        body = game_data(game, after, seat)
-        if idempotency_key is not None:
+        if idempotency_key is None:
+            append_events(game, before, events, after)  # one statement on PostgreSQL
+            return ActionResult(game, seat, after.version, game_data(game, after, seat))
+
+        def write() -> ActionResult:  # the events with the stored answer: both or neither
+            append_events(game, before, events, after)
+            body = game_data(game, after, seat)
             IdempotentResponse.objects.create(
                 game=game,
                 seat=seat,
@@ -366,10 +405,11 @@ def perform_action(
                 body=body,
                 version=after.version,
             )
-        return ActionResult(game, seat, after.version, body)
+            return ActionResult(game, seat, after.version, body)
 
-    result: ActionResult = _write(write)
-    return result
+        return _atomic(write)
+
+    return _optimistic(attempt)
 
 
 @dataclass(frozen=True)
@@ -401,8 +441,7 @@ def import_history(document: Any) -> Imported:
             token = new_token()
             Seat.objects.create(game=game, seat=seat, name=name, token_hash=hash_token(token))
             tokens.append({"seat": seat, "name": name, "token": token})
-        append_events(game, replay(()), events, state)
+        append_events(game, EMPTY, events, state)
         return Imported(game, state, [] if finished else tokens)
 
-    imported: Imported = _write(write)
-    return imported
+    return _optimistic(lambda: _atomic(write))

@@ -165,8 +165,7 @@ class GameDetailView(APIView):
         },
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = services.get_game(game_id)
-        seat = services.seat_of(game, seat_credential(request), required=False)
+        game, seat = services.game_and_seat(game_id, seat_credential(request), required=False)
         query = AtQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         at = query.validated_data.get("at")
@@ -222,13 +221,12 @@ class JoinView(APIView):
 def _authenticated_before_bad_request(request: Request, game_id: str) -> Iterator[None]:
     """Parse a seat's request inside this: a malformed one (400, 415) is answered 404 for an
     unknown game and 401 without a token of one of its seats first, as a well-formed one is.
-    The checks cost nothing on the usual path; the services check again, under the lock."""
+    The checks cost nothing on the usual path; the services check again when they act."""
     try:
         yield
     except APIException as error:
         if error.status_code in (http.HTTP_400_BAD_REQUEST, http.HTTP_415_UNSUPPORTED_MEDIA_TYPE):
-            game = services.get_game(game_id)
-            services.seat_of(game, seat_credential(request), required=True)
+            services.game_and_seat(game_id, seat_credential(request), required=True)
         raise
 
 
@@ -281,7 +279,7 @@ class ActionView(APIView):
             self.make_action(form.validated_data),
             expected_version=expected_version,
             idempotency_key=key,
-            fingerprint=services.request_fingerprint(self.kind, form.validated_data),
+            fingerprint=services.request_fingerprint(self.kind, form.validated_data) if key else "",
         )
         response = Response(result.body)
         if result.replayed:

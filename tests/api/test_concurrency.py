@@ -1,10 +1,11 @@
 """Concurrent requests on one game, from real threads (each with its own database connection):
 exactly one of two conflicting actions wins, the log never forks or gaps, retries act once.
 
-`transaction=True`: the threads must see each other's commits. On SQLite (an in-memory test
-database shared between connections), a request that finds another holding the write lock is
-refused at once with 409 `concurrent_update`; on PostgreSQL it waits for the row lock, then
-finds the game moved on (412 with If-Match, or the rules' 409).
+`transaction=True`: the threads must see each other's commits. No lock is held while an action
+is decided: a writer whose write finds the game moved on reads it again and decides again, so
+it ends with 412 (If-Match), the rules' 409, or its own success when its action is still legal
+(several seats' setup reveals all land). 409 `concurrent_update` remains for a writer that
+could not get the database's write lock in time, or lost too many races in a row.
 """
 
 from __future__ import annotations
@@ -127,12 +128,9 @@ def test_concurrent_setup_reveals_never_fork_the_log() -> None:
             for token in tokens
         )
     )
-    for answer in answers:
-        assert answer.status_code in (200, 409), answer.content
-        if answer.status_code == 409:
-            assert code(answer) == "concurrent_update"
-    won = sum(answer.status_code == 200 for answer in answers)
-    assert won >= 1
+    # Each loser of a race reads again and its reveal is still legal: all four land.
+    assert [answer.status_code for answer in answers] == [200] * 4, [a.content for a in answers]
+    won = len(answers)
     assert assert_log_intact(game_id) == 6 + won  # created, 4 joins, dealt, then the reveals
     versions = [answer.json()["version"] for answer in answers if answer.status_code == 200]
     assert len(set(versions)) == len(versions)  # each winner acted at its own version

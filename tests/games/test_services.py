@@ -4,14 +4,16 @@ log, and lost races become 409s rather than forks, gaps or 500s."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from django.db import OperationalError, connection
 from rest_framework.test import APIClient
 
-from engine import view
-from games import services
+from engine import Reveal, view
+from games import services, store
+from games.auth import SeatCredential
 from games.models import Game, GameEvent, IdempotentResponse, Seat
 from tests.api.support import (
     GAMES,
@@ -48,23 +50,26 @@ def failing_client() -> APIClient:
     return APIClient(raise_request_exception=False)
 
 
-def fail_after_inserting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """`GameEvent.objects.bulk_create` inserts the events, then raises. Answers how many
-    rows each call inserted."""
-    inserted: list[int] = []
-    original = GameEvent.objects.bulk_create
+def fail_on_the_last_event(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The last event of the next write is stored with a schema version its column's CHECK
+    refuses: the database fails the write after taking its first event and moving the game
+    row (one statement on PostgreSQL, a transaction on SQLite). Answers how many events each
+    failed write held."""
+    held: list[int] = []
+    original: Callable[..., bool] = store.append
 
-    def bulk_create(objs: Any, *args: Any, **kwargs: Any) -> Any:
-        created = original(list(objs), *args, **kwargs)
-        inserted.append(len(created))
-        raise Injected("after the events were inserted")
+    def append(game_id: Any, from_version: int, events: list[store.NewEvent], *args: Any) -> bool:
+        held.append(len(events))
+        broken = replace(events[-1], schema_version=-1)
+        return original(game_id, from_version, [*events[:-1], broken], *args)
 
-    monkeypatch.setattr(GameEvent.objects, "bulk_create", bulk_create)
-    return inserted
+    monkeypatch.setattr(store, "append", append)
+    return held
 
 
 def fail_after_append(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`services.append_events` does all of its work (events and summary row), then raises."""
+    """`services.append_events` does all of its work (events and summary row), then raises:
+    the write it belongs to (with the seat's row, the stored answer) is rolled back."""
     original: Callable[..., None] = services.append_events
 
     def append(*args: Any) -> None:
@@ -74,7 +79,7 @@ def fail_after_append(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(services, "append_events", append)
 
 
-@pytest.mark.parametrize("inject", [fail_after_inserting, fail_after_append])
+@pytest.mark.parametrize("inject", [fail_on_the_last_event, fail_after_append])
 def test_a_failing_action_leaves_no_event(
     api: APIClient,
     failing_client: APIClient,
@@ -88,12 +93,12 @@ def test_a_failing_action_leaves_no_event(
     act(api, game_id, tokens[1], {"action": "reveal", "column": 0, "row": 0})
     before = snapshot(game_id)
     served = get_view(api, game_id, tokens[1])
-    inserted = inject(monkeypatch)
+    held = inject(monkeypatch)
     last = {"action": "reveal", "column": 0, "row": 1}
     response = send(failing_client, game_id, tokens[1], last, HTTP_IDEMPOTENCY_KEY="k")
     assert_problem(response, 500, "server_error")
-    if inserted is not None:
-        assert inserted == [2]  # both events were in the table when the failure came
+    if held is not None:
+        assert held == [2]  # the write held both events when the failure came
     assert snapshot(game_id) == before
     assert get_view(api, game_id, tokens[1]) == served
     monkeypatch.undo()
@@ -102,7 +107,7 @@ def test_a_failing_action_leaves_no_event(
     assert answer["status"] == "playing" and answer["version"] == served["version"] + 2
 
 
-@pytest.mark.parametrize("inject", [fail_after_inserting, fail_after_append])
+@pytest.mark.parametrize("inject", [fail_on_the_last_event, fail_after_append])
 def test_a_failing_join_leaves_no_seat(
     api: APIClient,
     failing_client: APIClient,
@@ -118,10 +123,28 @@ def test_a_failing_join_leaves_no_seat(
     assert snapshot(game_id) == before  # no seat, no PlayerJoined, no RoundDealt
 
 
+def test_a_failing_action_without_idempotency_key_leaves_no_event(
+    api: APIClient, failing_client: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without an Idempotency-Key the append is the whole write (on PostgreSQL one statement,
+    no transaction around it): a failure inside it still leaves nothing."""
+    game_id, tokens = start_game(api, 2, seed=8)
+    act(api, game_id, tokens[0], {"action": "reveal", "column": 0, "row": 0})
+    act(api, game_id, tokens[0], {"action": "reveal", "column": 0, "row": 1})
+    act(api, game_id, tokens[1], {"action": "reveal", "column": 0, "row": 0})
+    before = snapshot(game_id)
+    assert fail_on_the_last_event(monkeypatch) == []
+    last = {"action": "reveal", "column": 0, "row": 1}
+    assert_problem(send(failing_client, game_id, tokens[1], last), 500, "server_error")
+    assert snapshot(game_id) == before
+    monkeypatch.undo()
+    assert act(api, game_id, tokens[1], last)["status"] == "playing"
+
+
 def test_a_failing_creation_leaves_no_game(
     failing_client: APIClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fail_after_inserting(monkeypatch)
+    fail_on_the_last_event(monkeypatch)
     response = failing_client.post(GAMES, {"seats": 2}, format="json")
     assert_problem(response, 500, "server_error")
     assert not Game.objects.exists() and not GameEvent.objects.exists()
@@ -191,10 +214,10 @@ def test_a_write_lock_not_obtained_is_a_conflict(
     game_id, tokens = start_game(api, 2, seed=12)
     before = snapshot(game_id)
 
-    def locked(game_id: object) -> Game:
+    def locked(*args: Any) -> bool:
         raise lock_error(message)
 
-    monkeypatch.setattr(services, "_locked", locked)
+    monkeypatch.setattr(store, "append", locked)
     response = send(api, game_id, tokens[0], {"action": "reveal", "column": 0, "row": 0})
     assert_problem(response, 409, "concurrent_update")
     assert snapshot(game_id) == before
@@ -215,10 +238,10 @@ def test_other_database_errors_are_not_hidden(
 ) -> None:
     game_id, tokens = start_game(failing_client, 2, seed=13)
 
-    def broken(game_id: object) -> Game:
+    def broken(*args: Any) -> bool:
         raise OperationalError("disk I/O error")
 
-    monkeypatch.setattr(services, "_locked", broken)
+    monkeypatch.setattr(store, "append", broken)
     response = send(failing_client, game_id, tokens[0], {"action": "reveal", "column": 0, "row": 0})
     assert_problem(response, 500, "server_error")
 
@@ -240,3 +263,33 @@ def test_the_summary_row_follows_the_log(api: APIClient) -> None:
     # Any earlier version replays too, and the log replays to what is served.
     assert services.game_state(game, at=1).seats == 3
     assert view(state, seat).to_data() == without_identity(get_view(api, game_id, tokens[seat]))
+
+
+@pytest.mark.django_db(transaction=True)  # the racing action commits on its own
+def test_a_write_that_lost_a_race_decides_again_on_the_new_state(
+    api: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No lock is held while deciding: when another action lands between this one's read and
+    its write, this one's write changes nothing, and it reads again and decides again; still
+    legal (both seats reveal in setup), it lands after the other."""
+    game_id, tokens = start_game(api, 2, seed=15)
+    original = services.game_state
+    reads: list[int] = []
+
+    def racing_read(game: Game, at: int | None = None) -> Any:
+        state = original(game, at)
+        reads.append(state.version)
+        if len(reads) == 1:  # the other seat's reveal lands after this read
+            services.perform_action(game_id, SeatCredential(tokens[1]), Reveal(2, 2))
+        return state
+
+    monkeypatch.setattr(services, "game_state", racing_read)
+    answer = act(api, game_id, tokens[0], {"action": "reveal", "column": 0, "row": 0})
+    start = reads[0]
+    assert reads == [start, start, start + 1]  # read, the racer's read, read again
+    assert answer["version"] == start + 2
+    logged = GameEvent.objects.filter(game_id=game_id, sequence__gt=start).order_by("sequence")
+    assert [(e.type, e.payload["seat"]) for e in logged] == [
+        ("CardRevealed", 1),
+        ("CardRevealed", 0),
+    ]

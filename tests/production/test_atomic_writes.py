@@ -1,9 +1,12 @@
 """An action that fails half-way leaves nothing, with real commits and rollbacks (no test
 transaction around them) and other processes watching: while the failing writer holds its
-events, uncommitted, the servers' readers do not see them and their writers wait for the
-game's lock; after the rollback the game goes on from where it was.
+events and the game row it moved, uncommitted, the servers' readers do not see them and their
+writers wait on that row; after the rollback the game goes on from where it was.
 
-(tests/games/test_services.py injects the same failures inside a test transaction.)
+The failing action carries an Idempotency-Key, so its write is a transaction of two steps (the
+append, then the stored answer) and the failure comes between them. (Without a key, an append
+on PostgreSQL is one statement: there is no "between" to stop at. tests/games/test_services.py
+fails the append itself, and injects these failures inside a test transaction.)
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import pytest
 from django.db import connections
 
 from engine import Reveal
-from games import services
+from games import services, store
 from games.auth import SeatCredential
 from games.models import GameEvent
 from loadtest.server import RunningServer
@@ -29,7 +32,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 class Injected(Exception):
-    """The failure injected between the event inserts and the commit."""
+    """The failure injected between the append and the commit."""
 
 
 def test_a_failing_action_is_invisible_then_gone(
@@ -46,20 +49,26 @@ def test_a_failing_action_is_invisible_then_gone(
     before = assert_log_intact(game_id)
 
     inserted, proceed = threading.Event(), threading.Event()
-    original = GameEvent.objects.bulk_create
+    original = store.append
 
-    def bulk_create(objs: Any, *args: Any, **kwargs: Any) -> Any:
-        created = original(list(objs), *args, **kwargs)
+    def append(game: Any, from_version: int, events: list[store.NewEvent], *args: Any) -> bool:
+        assert original(game, from_version, events, *args)
         inserted.set()
         proceed.wait(timeout=30)
-        raise Injected(f"after inserting {len(created)} events")
+        raise Injected(f"after appending {len(events)} events")
 
-    monkeypatch.setattr(GameEvent.objects, "bulk_create", bulk_create)
+    monkeypatch.setattr(store, "append", append)
     outcome: list[BaseException | None] = []
 
     def failing_writer() -> None:  # the last setup reveal appends 2 events (reveal, play starts)
         try:
-            services.perform_action(game_id, SeatCredential(tokens[1]), Reveal(3, 2))
+            services.perform_action(
+                game_id,
+                SeatCredential(tokens[1]),
+                Reveal(3, 2),
+                idempotency_key="once",
+                fingerprint="reveal 3 2",
+            )
             outcome.append(None)
         except BaseException as error:
             outcome.append(error)
@@ -88,7 +97,7 @@ def test_a_failing_action_is_invisible_then_gone(
         assert [e["sequence"] for e in feed["events"]] == list(range(1, before.version + 1))
         other.start()
         time.sleep(0.5)
-        assert other.is_alive(), "a competing writer went past the game's lock"
+        assert other.is_alive(), "a competing writer went past the game row's lock"
     finally:
         proceed.set()
         writer.join(timeout=30)

@@ -91,7 +91,7 @@ def test_racing_actions_exactly_one_legal_action_wins(
             if answer.status == 412:
                 assert answer.code == "version_mismatch"
                 assert answer.body["current_version"] == game.version
-            elif legal:  # a legal action can only lose to the winner: by the lock, or its 409
+            elif legal:  # read again, it would get 412: only the write lock's 409 is left
                 assert answer.code == "concurrent_update", answer.body
             else:  # refused by the rules before the winner moved the game on
                 assert answer.code not in (None, "concurrent_update"), answer.body
