@@ -1,8 +1,9 @@
 """Storage: each game is an append-only log of engine events.
 
 `Game` holds what the log cannot (the hidden seed) and summary columns derived from the log
-(status, version, round...), kept for listing and for the version check of every write, and rebuildable from it. `GameEvent`
-rows are only ever inserted: updating or deleting one raises `AppendOnlyError`.
+(status, version, round...), kept for listing and for the version check of every write, and
+rebuildable from it. `GameEvent` rows are only ever inserted: updating or deleting one raises
+`AppendOnlyError` (the service's hand-written append, games.store, only ever INSERTs them).
 """
 
 from __future__ import annotations
