@@ -8,8 +8,12 @@ against a database of its own, never the configured one:
   127.0.0.1:5432), created with psycopg when missing; its tables are emptied at each run.
 
 It is migrated, then the server runs with THROTTLING=off and BENCH_ENDPOINTS=on. Three phases
-follow, each `--warmup` seconds not counted, then `--seconds` measured, each with `--games`
-concurrent clients (threads, one keep-alive httpx connection each):
+follow, each `--seconds` measured with `--games` concurrent clients (threads, one keep-alive
+httpx connection each). The first two are split into `--rounds` slices run alternately (bare,
+games, games, bare, bare...), so that the machine's changing speed (other tenants, these
+machines are noisy) weighs on both alike; each slice starts with `--warmup` seconds not
+counted, each phase keeps its clients (and their games) from one slice to the next, and the
+ratio is printed round by round too:
 
 1. bare: each client POSTs `/bench/insert` (a DRF view inserting one row) in a loop;
 2. games: each client creates a 2-seat game, joins both seats, and plays it with engine greedy
@@ -181,6 +185,14 @@ class CpuUse:
             machine_cpu(),
         )
 
+    def __add__(self, other: CpuUse) -> CpuUse:
+        return CpuUse(
+            self.server + other.server,
+            self.client + other.client,
+            self.database + other.database,
+            self.machine + other.machine,
+        )
+
     def __sub__(self, other: CpuUse) -> CpuUse:
         return CpuUse(
             self.server - other.server,
@@ -220,82 +232,142 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
     return sorted_values[min(rank, len(sorted_values)) - 1]
 
 
-def summarise(tallies: list[Tally], window: Window, cpu: CpuUse) -> dict[str, Any]:
+@dataclass
+class Gate:
+    """When a pool's clients may send requests: open during their phase's slices, closed in
+    between (a client in the middle of a game waits there, its game kept), and finished once
+    the benchmark is over."""
+
+    _open: threading.Event = field(default_factory=threading.Event)
+    finished: bool = False
+
+    def wait(self) -> bool:
+        """Block while closed; answers False once finished (the client stops)."""
+        self._open.wait()
+        return not self.finished
+
+    def open(self) -> None:
+        self._open.set()
+
+    def close(self) -> None:
+        self._open.clear()
+
+    def finish(self) -> None:
+        self.finished = True
+        self._open.set()
+
+
+@dataclass
+class Pool:
+    """One phase's clients (threads) and what was measured of them: each client's tally, the
+    measured windows of the phase's slices, and the CPU used during them."""
+
+    tallies: list[Tally]
+    gate: Gate = field(default_factory=Gate)
+    windows: list[Window] = field(default_factory=list)
+    cpu: CpuUse = field(default_factory=CpuUse)
+
+
+@contextmanager
+def client_pool(
+    server: RunningServer, clients: int, body: Callable[[httpx.Client, int, Gate, Tally], None]
+) -> Iterator[Pool]:
+    """`clients` threads, each running `body(client, index, gate, tally)` with one keep-alive
+    connection, sending requests only while the pool's gate is open."""
+    pool = Pool([Tally() for _ in range(clients)])
+
+    def thread_main(index: int) -> None:
+        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+        with httpx.Client(base_url=server.url, timeout=30, limits=limits) as client:
+            try:
+                body(client, index, pool.gate, pool.tallies[index])
+            except Exception as error:  # a client that stops is an error, not a crash
+                pool.tallies[index].error("exception", repr(error))
+
+    threads = [threading.Thread(target=thread_main, args=(i,), daemon=True) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    try:
+        yield pool
+    finally:
+        pool.gate.finish()
+        for thread in threads:
+            thread.join(timeout=60)
+
+
+def run_slice(
+    pool: Pool, server: RunningServer, warmup: float, seconds: float, *, postgres: bool
+) -> None:
+    """Let the pool's clients work for `warmup` seconds, then measure `seconds` more."""
+    pool.gate.open()
+    time.sleep(warmup)
+    before, start = CpuUse.now(server.pid, postgres=postgres), time.monotonic()
+    time.sleep(seconds)
+    used, stop = CpuUse.now(server.pid, postgres=postgres) - before, time.monotonic()
+    pool.gate.close()
+    pool.windows.append(Window(start, stop))
+    pool.cpu += used
+
+
+def _within(moment: float, windows: list[Window]) -> bool:
+    return any(window.start <= moment <= window.stop for window in windows)
+
+
+def summarise(pool: Pool) -> dict[str, Any]:
+    """A phase's figures over its measured windows (requests finishing in between are left
+    out: they belong to no measured stretch)."""
     latencies = sorted(
         latency
-        for tally in tallies
+        for tally in pool.tallies
         for finished, latency in tally.samples
-        if window.start <= finished <= window.stop
+        if _within(finished, pool.windows)
     )
-    seconds = window.stop - window.start
+    seconds = sum(window.stop - window.start for window in pool.windows)
     errors: Counter[str] = Counter()
-    for tally in tallies:
+    for tally in pool.tallies:
         errors.update(tally.errors)
     others = sum(
-        1
-        for tally in tallies
-        for finished in tally.others
-        if window.start <= finished <= window.stop
+        1 for tally in pool.tallies for moment in tally.others if _within(moment, pool.windows)
     )
     return {
         "count": len(latencies),
         "per_s": round(len(latencies) / seconds, 1),
         "other_per_s": round(others / seconds, 1),
-        "cpu_ms": cpu.per_request_ms(len(latencies)),
-        "other_cpu_share": cpu.other_share(seconds),
+        "cpu_ms": pool.cpu.per_request_ms(len(latencies)),
+        "other_cpu_share": pool.cpu.other_share(seconds),
         "p50_ms": round(percentile(latencies, 0.50) * 1000, 2),
         "p95_ms": round(percentile(latencies, 0.95) * 1000, 2),
         "p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
         "max_ms": round((latencies[-1] if latencies else 0) * 1000, 2),
         "errors": sum(errors.values()),
         "error_kinds": dict(errors),
-        "first_errors": [e for tally in tallies for e in tally.first_errors][:5],
+        "first_errors": [e for tally in pool.tallies for e in tally.first_errors][:5],
+        "games_started": sum(tally.games_started for tally in pool.tallies),
+        "games_finished": sum(tally.games_finished for tally in pool.tallies),
     }
 
 
-def run_clients(
-    server: RunningServer,
-    clients: int,
-    warmup: float,
-    seconds: float,
-    body: Callable[..., None],
-    *,
-    postgres: bool = False,
-) -> tuple[list[Tally], Window, CpuUse]:
-    """Run `body(client, index, window, tally)` in `clients` threads until the window ends;
-    answers what each thread saw, the window, and the CPU used during the window."""
-    base_url = server.url
-    tallies = [Tally() for _ in range(clients)]
-    barrier = threading.Barrier(clients + 1)
-    window_box: list[Window] = []
+def round_ratios(bare: Pool, games: Pool) -> list[float]:
+    """Actions per second over bare inserts per second, round by round (their spread)."""
 
-    def thread_main(index: int) -> None:
-        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
-        with httpx.Client(base_url=base_url, timeout=30, limits=limits) as client:
-            barrier.wait()
-            try:
-                body(client, index, window_box[0], tallies[index])
-            except Exception as error:  # a client that stops is an error, not a crash
-                tallies[index].error("exception", repr(error))
+    def rate(pool: Pool, window: Window) -> float:
+        count = sum(
+            1
+            for tally in pool.tallies
+            for finished, _ in tally.samples
+            if window.start <= finished <= window.stop
+        )
+        return count / (window.stop - window.start)
 
-    threads = [threading.Thread(target=thread_main, args=(i,), daemon=True) for i in range(clients)]
-    for thread in threads:
-        thread.start()
-    now = time.monotonic()
-    window = Window(now + warmup, now + warmup + seconds)
-    window_box.append(window)
-    barrier.wait()
-    time.sleep(max(0.0, window.start - time.monotonic()))
-    before = CpuUse.now(server.pid, postgres=postgres)
-    time.sleep(max(0.0, window.stop - time.monotonic()))
-    used = CpuUse.now(server.pid, postgres=postgres) - before
-    for thread in threads:
-        thread.join()
-    return tallies, window, used
+    ratios = []
+    for bare_window, games_window in zip(bare.windows, games.windows, strict=True):
+        bare_rate = rate(bare, bare_window)
+        ratios.append(round(rate(games, games_window) / bare_rate, 3) if bare_rate else 0.0)
+    return ratios
 
 
-def bare_client(client: httpx.Client, index: int, window: Window, tally: Tally) -> None:
-    while time.monotonic() < window.stop:
+def bare_client(client: httpx.Client, index: int, gate: Gate, tally: Tally) -> None:
+    while gate.wait():
         started = time.monotonic()
         try:
             answer = client.post(BARE, json={"note": f"client {index}"})
@@ -310,14 +382,14 @@ def bare_client(client: httpx.Client, index: int, window: Window, tally: Tally) 
 
 
 def game_client(
-    client: httpx.Client, index: int, window: Window, tally: Tally, *, think: float = 0.0
+    client: httpx.Client, index: int, gate: Gate, tally: Tally, *, think: float = 0.0
 ) -> None:
     """Play games one after another; with `think` (seconds), the player pauses about that long
     (0.5 to 1.5 times, at random) before each of its actions."""
     player = GreedyPlayer()
     rng = random.Random(index)
     games = 0
-    while time.monotonic() < window.stop:
+    while gate.wait():
         games += 1
         pause = (lambda: rng.uniform(0.5, 1.5) * think) if think else None
         try:
@@ -325,7 +397,7 @@ def game_client(
                 client,
                 player,
                 seed=index * 1_000_000 + games,
-                window=window,
+                gate=gate,
                 tally=tally,
                 pause=pause,
             )
@@ -350,12 +422,12 @@ def play_one_game(
     player: GreedyPlayer,
     *,
     seed: int,
-    window: Window,
+    gate: Gate,
     tally: Tally,
     pause: Callable[[], float] | None = None,
 ) -> None:
-    """Create a 2-seat game, join it, play it with `player` until it ends or time is up
-    (`pause()`: seconds to think before each action)."""
+    """Create a 2-seat game, join it, play it with `player` until it ends or the benchmark
+    does, waiting whenever the gate closes (`pause()`: seconds to think before each action)."""
     game = expect(client.post(GAMES, json={"seats": 2, "seed": seed}), 201)
     url = f"{GAMES}/{game['id']}"
     tokens = []
@@ -367,7 +439,7 @@ def play_one_game(
     tally.others.extend([time.monotonic()] * 3)
     tally.games_started += 1
     seats = len(tokens)
-    while time.monotonic() < window.stop:
+    while gate.wait():
         if last["status"] == "finished":
             tally.games_finished += 1
             return
@@ -383,7 +455,9 @@ def play_one_game(
         data = action_to_data(player.choose(view_from_data(last)))
         kind = data.pop("action")
         if pause is not None:
-            time.sleep(max(0.0, min(pause(), window.stop - time.monotonic())))
+            time.sleep(pause())
+            if not gate.wait():
+                return
         headers = {"Authorization": f"Bearer {tokens[seat]}"}
         started = time.monotonic()
         answer = client.post(f"{url}/actions/{ENDPOINTS[kind]}", json=data, headers=headers)
@@ -403,7 +477,13 @@ class Command(BaseCommand):
         parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_URL)
         parser.add_argument("--games", type=int, default=32, help="concurrent games (clients)")
         parser.add_argument("--seconds", type=float, default=20.0, help="measured, per phase")
-        parser.add_argument("--warmup", type=float, default=2.0, help="not counted, per phase")
+        parser.add_argument(
+            "--rounds",
+            type=int,
+            default=4,
+            help="the bare and games phases each split into this many slices, alternated",
+        )
+        parser.add_argument("--warmup", type=float, default=1.0, help="not counted, per slice")
         parser.add_argument("--worker-class", choices=sorted(WORKER_CLASSES))
         parser.add_argument("--workers", type=int, default=None, help="gunicorn processes")
         parser.add_argument("--threads", type=int, default=None, help="threads per worker")
@@ -431,7 +511,10 @@ class Command(BaseCommand):
         think = options["think_ms"] / 1000
         if clients < 1 or seconds <= 0 or warmup < 0 or think < 0:
             raise CommandError("--games must be at least 1, --seconds positive")
-        phases: dict[str, tuple[list[Tally], Window, CpuUse]] = {}
+        rounds = options["rounds"]
+        if rounds < 1:
+            raise CommandError("--rounds must be at least 1")
+        pools: dict[str, Pool] = {}
         with ExitStack() as stack:
             url = stack.enter_context(bench_database(options["db"], options["postgres_url"]))
             env = server_environment(url, CONN_MAX_AGE=str(conn_max_age))
@@ -447,16 +530,24 @@ class Command(BaseCommand):
                 )
             )
             postgres = options["db"] == "postgres"
-            for name, body in (
-                ("bare", bare_client),
-                ("games", game_client),
-                ("paced", functools.partial(game_client, think=think) if think else None),
+            with (
+                client_pool(server, clients, bare_client) as bare_pool,
+                client_pool(server, clients, game_client) as games_pool,
             ):
-                if body is not None:
-                    phases[name] = run_clients(
-                        server, clients, warmup, seconds, body, postgres=postgres
-                    )
-        summary = {name: summarise(*phase) for name, phase in phases.items()}
+                pools.update(bare=bare_pool, games=games_pool)
+                for index in range(rounds):
+                    # ABBA (bare, games, games, bare...): a drift of the machine's speed weighs
+                    # on both alike. The clients keep their games between slices.
+                    order = (bare_pool, games_pool) if index % 2 == 0 else (games_pool, bare_pool)
+                    for pool in order:
+                        run_slice(pool, server, warmup, seconds / rounds, postgres=postgres)
+            if think:
+                paced = functools.partial(game_client, think=think)
+                with client_pool(server, clients, paced) as paced_pool:
+                    pools["paced"] = paced_pool
+                    # Every client creates and joins its first game at once: let that pass.
+                    run_slice(paced_pool, server, warmup + 2 * think, seconds, postgres=postgres)
+        summary = {name: summarise(pool) for name, pool in pools.items()}
         bare, play = summary["bare"], summary["games"]
         latency = summary.get("paced", play)
         errors = sum(phase["errors"] for phase in summary.values())
@@ -479,6 +570,8 @@ class Command(BaseCommand):
             "other_requests_per_s": play["other_per_s"],
             "bare_per_s": bare["per_s"],
             "ratio": round(play["per_s"] / bare["per_s"], 3) if bare["per_s"] else 0.0,
+            "rounds": rounds,
+            "round_ratios": round_ratios(pools["bare"], pools["games"]),
             # Latency of the actions at `games` concurrent games whose players think
             # `think_ms` per move (the saturated figures when --think-ms is 0).
             "p50_ms": latency["p50_ms"],
@@ -495,8 +588,8 @@ class Command(BaseCommand):
             "cpu_ms_per_bare": bare["cpu_ms"],
             # CPU share used by processes foreign to the benchmark, per phase: noise.
             "other_cpu_share": {name: phase["other_cpu_share"] for name, phase in summary.items()},
-            "games_started": sum(t.games_started for t in phases["games"][0]),
-            "games_finished": sum(t.games_finished for t in phases["games"][0]),
+            "games_started": play["games_started"],
+            "games_finished": play["games_finished"],
             "errors": errors,
             "error_kinds": {
                 k: v for phase in summary.values() for k, v in phase["error_kinds"].items()
@@ -524,7 +617,8 @@ def report(r: dict[str, Any]) -> str:
     paced = r["think_ms"] > 0
     lines = [
         f"bench_load: {r['games']} concurrent games, {r['seconds']:g} s measured per phase "
-        f"(after {r['warmup']:g} s warm-up), db={r['db']}, {r['cpus']} CPUs, "
+        f"(bare and games alternated in {r['rounds']} rounds, {r['warmup']:g} s warm-up per "
+        f"slice), db={r['db']}, {r['cpus']} CPUs, "
         f"Python {platform.python_version()}",
         f"server: gunicorn {server['worker_class']}, {server['workers']} workers x "
         f"{server['threads']} threads, CONN_MAX_AGE={server['conn_max_age']}",
@@ -540,7 +634,8 @@ def report(r: dict[str, Any]) -> str:
         f"  CPU ms per action (with its share of reads): {_cpu(r['cpu_ms_per_action'])}",
         f"  CPU ms per bare insert: {_cpu(r['cpu_ms_per_bare'])}",
         f"  ratio actions/bare: {r['ratio']:.3f} (target >= {TARGET_RATIO}: "
-        f"{ok[r['ratio'] >= TARGET_RATIO]})",
+        f"{ok[r['ratio'] >= TARGET_RATIO]}); round by round: "
+        + " ".join(f"{ratio:.3f}" for ratio in r["round_ratios"]),
     ]
     if paced:
         lines.append(
