@@ -47,6 +47,7 @@ from engine import (
     create_game as engine_create_game,
 )
 from engine import state as engine_state
+from engine.errors import RuleError
 from engine.events import GameCreated, PlayerJoined
 from engine.snapshot import StaleSnapshot, state_from_data, state_to_data
 
@@ -56,6 +57,7 @@ from .history import audit_events, history_events
 from .models import Game, GameEvent, IdempotentResponse, Seat, Status
 from .presenters import game_data
 from .problems import CHALLENGE, Problem
+from .warm import WARM
 
 SEED_BITS = 63
 T = TypeVar("T")
@@ -160,6 +162,15 @@ def game_state(game: Game, at: int | None = None) -> GameState:
     return state
 
 
+def seat_state(game: Game, credential: SeatCredential | None, seat: int | None) -> GameState:
+    """The game's current state, read for `seat` (None: a spectator); this process then
+    remembers it for the seat's next action (`games.warm`)."""
+    state = game_state(game)
+    if credential is not None and seat is not None:
+        WARM.remember(game, state, credential.token_hash, seat)
+    return state
+
+
 def store_snapshot(game: Game, state: GameState) -> None:
     """Save `state` as the snapshot of `game`, unless the game has moved on meanwhile."""
     text = snapshot_text(state)
@@ -191,9 +202,17 @@ class VersionMoved(Exception):
 WRITE_ATTEMPTS = 5
 
 
-def append_events(game: Game, before: GameState, events: list[Event], after: GameState) -> None:
+def append_events(
+    game: Game,
+    before: GameState,
+    events: list[Event],
+    after: GameState,
+    *,
+    seat_token: tuple[int, str] | None = None,
+) -> None:
     """Append `events` after version `before.version` and move the game's summary row and
-    snapshot on, all or nothing, if the game is still at that version (else `VersionMoved`)."""
+    snapshot on, all or nothing, if the game is still at that version and (with
+    `seat_token`) the acting seat's token still the one presented; else `VersionMoved`."""
     now = timezone.now()
     status = STATUS_OF_PHASE[after.phase]
     summary = store.Summary(
@@ -207,7 +226,7 @@ def append_events(game: Game, before: GameState, events: list[Event], after: Gam
     new_events = [
         store.NewEvent(event_type(e), schema_version(e), event_to_data(e)) for e in events
     ]
-    if not store.append(game.id, before.version, new_events, summary, now):
+    if not store.append(game.id, before.version, new_events, summary, now, seat_token=seat_token):
         raise VersionMoved()
     game.version, game.status, game.round = after.version, status, after.round
     game.current_seat, game.players_joined = summary.current_seat, summary.players_joined
@@ -365,9 +384,20 @@ def perform_action(
     the request's `request_fingerprint`, tells an identical one).
     """
 
+    game_uuid = _game_uuid(game_id)
+    warm_first = idempotency_key is None and credential is not None
+    tried_warm = False
+
     def attempt() -> ActionResult:
-        game, seat = game_and_seat(game_id, credential, required=True)
-        assert seat is not None
+        nonlocal tried_warm
+        found = None
+        if warm_first and not tried_warm and credential is not None:
+            tried_warm = True
+            found = WARM.get(game_uuid, credential.token_hash)
+        if found is not None:
+            return warm_attempt(*found)
+        game, seat = game_and_seat(game_uuid, credential, required=True)
+        assert seat is not None and credential is not None
         if idempotency_key is not None:
             earlier = IdempotentResponse.objects.filter(
                 game=game, seat=seat, key=idempotency_key
@@ -389,12 +419,14 @@ def perform_action(
             )
         before = game_state(game)
         events, after = act(before, seat, action, SeededShuffler(game.seed))
+        seat_token = (seat, credential.token_hash)
         if idempotency_key is None:
-            append_events(game, before, events, after)  # one statement on PostgreSQL
+            append_events(game, before, events, after, seat_token=seat_token)
+            WARM.remember(game, after, credential.token_hash, seat)
             return ActionResult(game, seat, after.version, game_data(game, after, seat))
 
         def write() -> ActionResult:  # the events with the stored answer: both or neither
-            append_events(game, before, events, after)
+            append_events(game, before, events, after, seat_token=seat_token)
             body = game_data(game, after, seat)
             IdempotentResponse.objects.create(
                 game=game,
@@ -407,7 +439,24 @@ def perform_action(
             )
             return ActionResult(game, seat, after.version, body)
 
-        return _atomic(write)
+        result = _atomic(write)
+        WARM.remember(game, after, credential.token_hash, seat)
+        return result
+
+    def warm_attempt(game: Game, seat: int, before: GameState) -> ActionResult:
+        """Decided on this process's memory of the game: only a landed write counts; any
+        other outcome is decided again on a fresh read (the next attempt)."""
+        assert credential is not None
+        try:
+            if expected_version is not None and expected_version != before.version:
+                raise VersionMoved()
+            events, after = act(before, seat, action, SeededShuffler(game.seed))
+            append_events(game, before, events, after, seat_token=(seat, credential.token_hash))
+        except (RuleError, VersionMoved):
+            WARM.forget(game_uuid)
+            raise VersionMoved() from None
+        WARM.remember(game, after, credential.token_hash, seat)
+        return ActionResult(game, seat, after.version, game_data(game, after, seat))
 
     return _optimistic(attempt)
 

@@ -72,23 +72,30 @@ def _insert_sql(vendor: str, rows: int) -> str:
 
 
 @functools.cache
-def _move_sql(vendor: str) -> str:
+def _move_sql(vendor: str, checks_token: bool) -> str:
     assignments = ", ".join(f"{_quoted(Game, name)} = %s" for name in _MOVED)
+    game, seats = _quoted(Game), _quoted(Seat)
+    token = (
+        f" AND EXISTS (SELECT 1 FROM {seats} WHERE {seats}.{_quoted(Seat, 'game')} = "
+        f"{game}.{_quoted(Game, 'id')} AND {_quoted(Seat, 'seat')} = %s "
+        f"AND {_quoted(Seat, 'token_hash')} = %s)"
+    )
     return (
-        f"UPDATE {_quoted(Game)} SET {assignments} "
+        f"UPDATE {game} SET {assignments} "
         f"WHERE {_quoted(Game, 'id')} = %s AND {_quoted(Game, 'version')} = %s"
+        + (token if checks_token else "")
     )
 
 
 @functools.cache
-def _move_and_insert_sql(vendor: str, rows: int) -> str:
+def _move_and_insert_sql(vendor: str, rows: int, checks_token: bool) -> str:
     """PostgreSQL: the UPDATE that checks the version, and the INSERT of the events only if it
     matched, as one statement (atomic on its own)."""
     id_column = _quoted(Game, "id")
     columns = ", ".join(_quoted(GameEvent, name) for name in _EVENT_COLUMNS)
     typed_row = "(%s::integer, %s::varchar, %s::smallint, %s::jsonb)"
     return (
-        f"WITH moved AS ({_move_sql(vendor)} RETURNING {id_column}) "
+        f"WITH moved AS ({_move_sql(vendor, checks_token)} RETURNING {id_column}) "
         f"INSERT INTO {_quoted(GameEvent)} ({columns}) "
         f"SELECT moved.{id_column}, e.sequence, e.type, e.schema_version, e.payload, "
         f"%s::timestamptz FROM moved CROSS JOIN (VALUES {', '.join([typed_row] * rows)}) "
@@ -166,10 +173,13 @@ def append(
     events: Sequence[NewEvent],
     summary: Summary,
     at: datetime,
+    *,
+    seat_token: tuple[int, str] | None = None,
 ) -> bool:
     """Append `events` at `from_version + 1` onwards and move the game row to `summary`, all
-    or nothing, if and only if the game is still at `from_version`; answers whether it was
-    (nothing is written when it was not).
+    or nothing, if and only if the game is still at `from_version` (and, with `seat_token`,
+    that seat's token still has that hash); answers whether it was (nothing is written when
+    it was not).
 
     On PostgreSQL this is one statement, atomic on its own (an action needs no BEGIN and
     COMMIT round trips); on SQLite, two in a transaction (IMMEDIATE: it holds the write lock).
@@ -189,6 +199,7 @@ def append(
         summary.version,
         _game_id(game_id),
         from_version,
+        *(seat_token or ()),
     ]
     # With the UPDATE, PostgreSQL inserts the first events; any others follow in the same
     # transaction (a long history being imported).
@@ -200,10 +211,11 @@ def append(
                 params = [*move, connection.ops.adapt_datetimefield_value(at)]
                 for sequence, event in enumerate(along, start=from_version + 1):
                     params += [sequence, event.type, event.schema_version, _json(event.payload)]
-                cursor.execute(_move_and_insert_sql(connection.vendor, len(along)), params)
+                sql = _move_and_insert_sql(connection.vendor, len(along), seat_token is not None)
+                cursor.execute(sql, params)
                 moved = cursor.rowcount == len(along)
             else:
-                cursor.execute(_move_sql(connection.vendor), move)
+                cursor.execute(_move_sql(connection.vendor, seat_token is not None), move)
                 moved = cursor.rowcount == 1
         if moved and not single:
             _insert(game_id, from_version + 1 + len(along), events[len(along) :], at)

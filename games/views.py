@@ -166,9 +166,11 @@ class GameDetailView(APIView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         game, seat = services.game_and_seat(game_id, seat_credential(request), required=False)
-        query = AtQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        at = query.validated_data.get("at")
+        at = None
+        if request.query_params:  # a client polling the current view sends none
+            query = AtQuerySerializer(data=request.query_params)
+            query.is_valid(raise_exception=True)
+            at = query.validated_data.get("at")
         if at is not None:
             if at > game.version:
                 raise Problem(
@@ -183,7 +185,7 @@ class GameDetailView(APIView):
         tags = if_none_match(request)
         if "*" in tags or str(game.version) in tags:
             return _with_etag(Response(status=http.HTTP_304_NOT_MODIFIED), game.version)
-        state = services.game_state(game)
+        state = services.seat_state(game, seat_credential(request), seat)
         return _with_etag(Response(game_data(game, state, seat)), state.version)
 
 

@@ -1,4 +1,5 @@
-"""Shared fixtures: throttling off for deterministic tests, and an API client.
+"""Shared fixtures: throttling off for deterministic tests, each test starting with this
+process's memory of warm games empty, and an API client.
 
 Helpers that drive games over HTTP are in `tests/api/support.py`.
 """
@@ -12,6 +13,8 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 from rest_framework.views import APIView
 
+from games.warm import WARM
+
 
 @pytest.fixture(autouse=True)
 def _no_throttling(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
@@ -21,6 +24,15 @@ def _no_throttling(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _no_warm_games() -> Iterator[None]:
+    """Each test's games start cold in this process (games.warm): a test's database is rolled
+    back, and what this process remembered of it must go too."""
+    WARM.clear()
+    yield
+    WARM.clear()
 
 
 @pytest.fixture

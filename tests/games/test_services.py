@@ -58,10 +58,12 @@ def fail_on_the_last_event(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     held: list[int] = []
     original: Callable[..., bool] = store.append
 
-    def append(game_id: Any, from_version: int, events: list[store.NewEvent], *args: Any) -> bool:
+    def append(
+        game_id: Any, from_version: int, events: list[store.NewEvent], *args: Any, **kwargs: Any
+    ) -> bool:
         held.append(len(events))
         broken = replace(events[-1], schema_version=-1)
-        return original(game_id, from_version, [*events[:-1], broken], *args)
+        return original(game_id, from_version, [*events[:-1], broken], *args, **kwargs)
 
     monkeypatch.setattr(store, "append", append)
     return held
@@ -72,8 +74,8 @@ def fail_after_append(monkeypatch: pytest.MonkeyPatch) -> None:
     the write it belongs to (with the seat's row, the stored answer) is rolled back."""
     original: Callable[..., None] = services.append_events
 
-    def append(*args: Any) -> None:
-        original(*args)
+    def append(*args: Any, **kwargs: Any) -> None:
+        original(*args, **kwargs)
         raise Injected("after the append")
 
     monkeypatch.setattr(services, "append_events", append)
@@ -214,7 +216,7 @@ def test_a_write_lock_not_obtained_is_a_conflict(
     game_id, tokens = start_game(api, 2, seed=12)
     before = snapshot(game_id)
 
-    def locked(*args: Any) -> bool:
+    def locked(*args: Any, **kwargs: Any) -> bool:
         raise lock_error(message)
 
     monkeypatch.setattr(store, "append", locked)
@@ -238,7 +240,7 @@ def test_other_database_errors_are_not_hidden(
 ) -> None:
     game_id, tokens = start_game(failing_client, 2, seed=13)
 
-    def broken(*args: Any) -> bool:
+    def broken(*args: Any, **kwargs: Any) -> bool:
         raise OperationalError("disk I/O error")
 
     monkeypatch.setattr(store, "append", broken)

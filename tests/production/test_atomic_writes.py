@@ -51,8 +51,10 @@ def test_a_failing_action_is_invisible_then_gone(
     inserted, proceed = threading.Event(), threading.Event()
     original = store.append
 
-    def append(game: Any, from_version: int, events: list[store.NewEvent], *args: Any) -> bool:
-        assert original(game, from_version, events, *args)
+    def append(
+        game: Any, from_version: int, events: list[store.NewEvent], *args: Any, **kwargs: Any
+    ) -> bool:
+        assert original(game, from_version, events, *args, **kwargs)
         inserted.set()
         proceed.wait(timeout=30)
         raise Injected(f"after appending {len(events)} events")

@@ -1,0 +1,78 @@
+"""A per-process memory of the games this process last read or wrote: a hint, never the truth.
+
+It holds, for recently used games, the row and the state at the version this process last
+saw, and the token hashes it saw belong to their seats. An action that finds its game here is
+decided without reading the database first; its write then checks, in the same statement, that
+the game is still at that version and that the token still belongs to the seat. Anything but a
+landed write (a moved game, a rotated token, a refusal by the rules, an If-Match that differs)
+is decided again on a fresh read, so the memory can make an action cheaper, never different.
+
+The hit rate depends on requests for one game reaching the same process, as the benchmark's
+keep-alive clients do; elsewhere an action simply costs one read more.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from engine import GameState
+
+from .models import Game
+
+#: Games remembered per process (a state is a few kilobytes).
+CAPACITY = 2048
+
+
+@dataclass
+class _Entry:
+    game: Game  # never handed out: callers get a copy they may change
+    state: GameState
+    seats: dict[str, int] = field(default_factory=dict)  # token hash -> seat
+
+
+class WarmGames:
+    """The memory itself: least recently used games are forgotten first. Thread-safe."""
+
+    def __init__(self, capacity: int = CAPACITY) -> None:
+        self._capacity = capacity
+        self._entries: OrderedDict[uuid.UUID, _Entry] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: uuid.UUID, token_hash: str) -> tuple[Game, int, GameState] | None:
+        """The game (a copy), the token's seat and the state, if this process knows them."""
+        with self._lock:
+            entry = self._entries.get(game_id)
+            if entry is None or token_hash not in entry.seats:
+                return None
+            self._entries.move_to_end(game_id)
+            return copy.copy(entry.game), entry.seats[token_hash], entry.state
+
+    def remember(self, game: Game, state: GameState, token_hash: str, seat: int) -> None:
+        """`game` is at `state` (just read or written), and `token_hash` is `seat`'s."""
+        if state.version != game.version:
+            return
+        with self._lock:
+            entry = self._entries.get(game.id)
+            if entry is None:
+                entry = self._entries[game.id] = _Entry(copy.copy(game), state)
+            elif state.version >= entry.state.version:
+                entry.game, entry.state = copy.copy(game), state
+            entry.seats[token_hash] = seat
+            self._entries.move_to_end(game.id)
+            while len(self._entries) > self._capacity:
+                self._entries.popitem(last=False)
+
+    def forget(self, game_id: uuid.UUID) -> None:
+        with self._lock:
+            self._entries.pop(game_id, None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+WARM = WarmGames()
