@@ -9,7 +9,8 @@ against a database of its own, never the configured one:
 
 It is migrated, then the server runs with THROTTLING=off and BENCH_ENDPOINTS=on. Three phases
 follow, each `--seconds` measured with `--games` concurrent clients (threads, one keep-alive
-httpx connection each). The first two are split into `--rounds` slices run alternately (bare,
+httpx connection each): the paced one (3.) first, then the saturated ones, split into
+`--rounds` slices run alternately (bare,
 games, games, bare, bare...), so that the machine's changing speed (other tenants, these
 machines are noisy) weighs on both alike; each slice starts with `--warmup` seconds not
 counted, each phase keeps its clients (and their games) from one slice to the next, and the
@@ -20,7 +21,9 @@ ratio is printed round by round too:
    players choosing from the served `legal_actions` (reading the view of the seat to move when
    the turn passes), then starts another game; as fast as it can (saturation);
 3. paced: the same, the players pausing about `--think-ms` (0.5 to 1.5 times, at random)
-   before each action (skipped with `--think-ms 0`).
+   before each action (skipped with `--think-ms 0`). It runs first: after the saturated
+   phases its latency would also carry the database catching up with them (checkpoints,
+   vacuum) rather than normal play.
 
 It prints the turn actions per second at saturation and the bare endpoint's (and their ratio:
 the throughput figures), the actions' p50/p95/p99 latency in the paced phase (at saturation,
@@ -531,6 +534,14 @@ class Command(BaseCommand):
                 )
             )
             postgres = options["db"] == "postgres"
+            if think:
+                # First: measured after the saturated phases, latency also carried the
+                # database's catching up with them (checkpoints, vacuum), not normal play.
+                paced = functools.partial(game_client, think=think)
+                with client_pool(server, clients, paced) as paced_pool:
+                    pools["paced"] = paced_pool
+                    # Every client creates and joins its first game at once: let that pass.
+                    run_slice(paced_pool, server, warmup + 2 * think, seconds, postgres=postgres)
             with (
                 client_pool(server, clients, bare_client) as bare_pool,
                 client_pool(server, clients, game_client) as games_pool,
@@ -542,12 +553,6 @@ class Command(BaseCommand):
                     order = (bare_pool, games_pool) if index % 2 == 0 else (games_pool, bare_pool)
                     for pool in order:
                         run_slice(pool, server, warmup, seconds / rounds, postgres=postgres)
-            if think:
-                paced = functools.partial(game_client, think=think)
-                with client_pool(server, clients, paced) as paced_pool:
-                    pools["paced"] = paced_pool
-                    # Every client creates and joins its first game at once: let that pass.
-                    run_slice(paced_pool, server, warmup + 2 * think, seconds, postgres=postgres)
         summary = {name: summarise(pool) for name, pool in pools.items()}
         bare, play = summary["bare"], summary["games"]
         latency = summary.get("paced", play)
