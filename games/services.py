@@ -385,17 +385,20 @@ def perform_action(
     """
 
     game_uuid = _game_uuid(game_id)
-    warm_first = idempotency_key is None and credential is not None
-    tried_warm = False
+    tried_warm = idempotency_key is not None  # the key's record needs a read anyway
 
     def attempt() -> ActionResult:
+        """The first attempt from this process's memory of the game, if it has one; then
+        from fresh reads."""
         nonlocal tried_warm
-        found = None
-        if warm_first and not tried_warm and credential is not None:
+        if not tried_warm and credential is not None:
             tried_warm = True
             found = WARM.get(game_uuid, credential.token_hash)
-        if found is not None:
-            return warm_attempt(*found)
+            if found is not None:
+                return warm_attempt(*found)
+        return fresh_attempt()
+
+    def fresh_attempt() -> ActionResult:
         game, seat = game_and_seat(game_uuid, credential, required=True)
         assert seat is not None and credential is not None
         if idempotency_key is not None:
