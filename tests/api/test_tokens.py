@@ -1,4 +1,4 @@
-"""Seat tokens: 256 random bits from `secrets`, stored only hashed, compared in constant time,
+"""Seat tokens: 256 random bits from `secrets`, stored only hashed, looked up by their hash,
 never logged; a token acts for its own seat of its own game only; a seat rotates its token."""
 
 from __future__ import annotations

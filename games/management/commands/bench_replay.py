@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connection, transaction
+from django.db import connection
 from django.test import Client
 from django.test.utils import setup_test_environment, teardown_test_environment
 from rest_framework.views import APIView
@@ -111,20 +111,19 @@ def build_game(min_events: int, *, seed: int, players: str = "greedy") -> BenchG
     engine players (`PLAYERS[players]`) and appended in one write."""
     game = services.create_game(seats=SEATS, options={"end_score": END_SCORE}, seed=seed)
     tokens = [services.join_game(game.id, f"Bench {seat}").token for seat in range(SEATS)]
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
-        before = state = services.game_state(game)
-        shuffler = SeededShuffler(game.seed)
-        player = PLAYERS[players]()
-        events = []
-        while state.version < min_events:
-            if state.phase == FINISHED:
-                raise CommandError(f"the game ended after {state.version} events")
-            seat = seats_to_act(state)[0]
-            new, state = act(state, seat, player.choose(view(state, seat)), shuffler)
-            events.extend(new)
-        if events:
-            services.append_events(game, before, events, state)
+    game = Game.objects.get(pk=game.pk)  # as joined
+    before = state = services.game_state(game)
+    shuffler = SeededShuffler(game.seed)
+    player = PLAYERS[players]()
+    events = []
+    while state.version < min_events:
+        if state.phase == FINISHED:
+            raise CommandError(f"the game ended after {state.version} events")
+        seat = seats_to_act(state)[0]
+        new, state = act(state, seat, player.choose(view(state, seat)), shuffler)
+        events.extend(new)
+    if events:
+        services.append_events(game, before, events, state)
     return BenchGame(str(game.id), tokens, state.version, len(state.rounds))
 
 
