@@ -421,12 +421,10 @@ def perform_action(
                 current_version=game.version,
             )
         before = game_state(game)
+        if idempotency_key is None:
+            return decide_and_append(game, seat, before)
         events, after = act(before, seat, action, SeededShuffler(game.seed))
         seat_token = (seat, credential.token_hash)
-        if idempotency_key is None:
-            append_events(game, before, events, after, seat_token=seat_token)
-            WARM.remember(game, after, credential.token_hash, seat)
-            return ActionResult(game, seat, after.version, game_data(game, after, seat))
 
         def write() -> ActionResult:  # the events with the stored answer: both or neither
             append_events(game, before, events, after, seat_token=seat_token)
@@ -449,15 +447,20 @@ def perform_action(
     def warm_attempt(game: Game, seat: int, before: GameState) -> ActionResult:
         """Decided on this process's memory of the game: only a landed write counts; any
         other outcome is decided again on a fresh read (the next attempt)."""
-        assert credential is not None
         try:
             if expected_version is not None and expected_version != before.version:
                 raise VersionMoved()
-            events, after = act(before, seat, action, SeededShuffler(game.seed))
-            append_events(game, before, events, after, seat_token=(seat, credential.token_hash))
+            return decide_and_append(game, seat, before)
         except (RuleError, VersionMoved):
             WARM.forget(game_uuid)
             raise VersionMoved() from None
+
+    def decide_and_append(game: Game, seat: int, before: GameState) -> ActionResult:
+        """The action decided on `before` and appended in one write that also checks the
+        seat's token; then remembered for the seat's next action."""
+        assert credential is not None
+        events, after = act(before, seat, action, SeededShuffler(game.seed))
+        append_events(game, before, events, after, seat_token=(seat, credential.token_hash))
         WARM.remember(game, after, credential.token_hash, seat)
         return ActionResult(game, seat, after.version, game_data(game, after, seat))
 

@@ -106,21 +106,21 @@ def _move_and_insert_sql(vendor: str, rows: int, checks_token: bool) -> str:
 @functools.cache
 def _converted_fields(vendor: str) -> tuple[int, ...]:
     """Which of the game's columns the ORM converts when reading them on this database."""
-    return tuple(i for i, field in enumerate(_GAME_FIELDS) if _converters(field))
+    return tuple(i for i, field in enumerate(_GAME_FIELDS) if _converters(field)[1])
 
 
-def _converters(field: Field[Any, Any]) -> list[Any]:
+def _converters(field: Field[Any, Any]) -> tuple[Any, list[Any]]:
+    """The column expression of `field` and the converters the ORM applies to its values."""
     column = field.get_col(Game._meta.db_table)
-    return [*connection.ops.get_db_converters(column), *field.get_db_converters(connection)]
+    return column, [*connection.ops.get_db_converters(column), *field.get_db_converters(connection)]
 
 
 def _game_from_row(row: Sequence[Any]) -> Game:
     """A `Game` from its columns as the database returns them (converted as the ORM would)."""
     values = list(row)
     for index in _converted_fields(connection.vendor):
-        field = _GAME_FIELDS[index]
-        column = field.get_col(Game._meta.db_table)
-        for convert in _converters(field):
+        column, converters = _converters(_GAME_FIELDS[index])
+        for convert in converters:
             values[index] = convert(values[index], column, connection)
     return Game.from_db(connection.alias, _GAME_ATTNAMES, values)
 
@@ -188,13 +188,14 @@ def append(
     """
     if not events:
         raise ValueError("an append holds at least one event")
+    moment = connection.ops.adapt_datetimefield_value(at)
     move = [
         summary.version,
         summary.status,
         summary.round,
         summary.current_seat,
         summary.players_joined,
-        connection.ops.adapt_datetimefield_value(at),
+        moment,
         summary.snapshot,
         summary.version,
         _game_id(game_id),
@@ -208,7 +209,7 @@ def append(
     with nullcontext() if single else transaction.atomic(savepoint=False):
         with connection.cursor() as cursor:
             if along:
-                params = [*move, connection.ops.adapt_datetimefield_value(at)]
+                params = [*move, moment]
                 for sequence, event in enumerate(along, start=from_version + 1):
                     params += [sequence, event.type, event.schema_version, _json(event.payload)]
                 sql = _move_and_insert_sql(connection.vendor, len(along), seat_token is not None)
