@@ -58,8 +58,14 @@ class Discard:
 Action = Join | Reveal | Draw | TakeDiscard | Replace | Discard
 TurnAction = Reveal | Draw | TakeDiscard | Replace | Discard
 
-#: The action names a client sends, in the order they are documented.
-TURN_ACTION_KINDS: tuple[str, ...] = ("reveal", "draw", "take_discard", "replace", "discard")
+#: The turn actions by the name a client sends, in the order they are documented: the one
+#: table the service's endpoints, schema and test helpers derive from.
+TURN_ACTIONS: dict[str, type[TurnAction]] = {
+    cls.kind: cls for cls in (Reveal, Draw, TakeDiscard, Replace, Discard)
+}
+TURN_ACTION_KINDS: tuple[str, ...] = tuple(TURN_ACTIONS)
+#: The kinds that name a position (column, row) of the acting seat's grid.
+POSITION_KINDS: frozenset[str] = frozenset({Reveal.kind, Replace.kind})
 
 DRAW = Draw()
 TAKE_DISCARD = TakeDiscard()
@@ -78,17 +84,14 @@ def action_to_data(action: Action) -> dict[str, Any]:
     return {"action": action.kind}
 
 
+_SINGLETONS: dict[str, TurnAction] = {a.kind: a for a in (DRAW, TAKE_DISCARD, DISCARD)}
+
+
 def action_from_data(data: dict[str, Any]) -> TurnAction:
     """The inverse of `action_to_data` for turn actions; KeyError/ValueError on bad data."""
     kind = data["action"]
-    if kind == "reveal":
-        return Reveal(int(data["column"]), int(data["row"]))
-    if kind == "replace":
-        return Replace(int(data["column"]), int(data["row"]))
-    if kind == "draw":
-        return DRAW
-    if kind == "take_discard":
-        return TAKE_DISCARD
-    if kind == "discard":
-        return DISCARD
+    if kind in POSITION_KINDS:
+        return TURN_ACTIONS[kind](int(data["column"]), int(data["row"]))  # type: ignore[call-arg]
+    if kind in _SINGLETONS:
+        return _SINGLETONS[kind]
     raise ValueError(f"unknown action {kind!r}")

@@ -13,7 +13,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
-from engine import ALL_RULE_ERRORS
+from engine import ALL_RULE_ERRORS, TURN_ACTION_KINDS
 
 PROBLEM_JSON = "application/problem+json"
 LOBBY_CODES = ["game_full", "game_not_started", "game_finished"]
@@ -186,6 +186,20 @@ SEAT = OpenApiParameter(
 POSITION_EXAMPLE = OpenApiExample(
     "position", summary="Column 2, row 1", value={"column": 2, "row": 1}, request_only=True
 )
+LEGAL_ACTION_EXAMPLES = [
+    OpenApiExample(
+        "replace",
+        summary="Place the held card at column 2, row 1",
+        value={"action": "replace", "column": 2, "row": 1},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "take_discard",
+        summary="Take the top discard",
+        value={"action": "take_discard"},
+        request_only=True,
+    ),
+]
 CREATE_EXAMPLE = OpenApiExample(
     "two_seats",
     summary="Two seats, official rules",
@@ -200,7 +214,7 @@ JOIN_EXAMPLE = OpenApiExample(
 # OpenAPI links: how one operation's answer feeds the next, for readers of the schema and for
 # tools that chain calls (schemathesis' stateful tests follow them: create -> join -> act).
 
-ACTION_OPERATIONS = ("reveal", "draw", "take_discard", "replace", "discard")
+ACTION_OPERATIONS = ("act", *TURN_ACTION_KINDS)
 _METHODS = {"get", "put", "post", "delete", "patch"}
 
 
@@ -282,4 +296,20 @@ def add_links(result: dict[str, Any], generator: Any, request: Any, public: bool
             for name, (target, description, parameters) in links.items()
             if target in operations
         }
+    return result
+
+
+def require_action_bodies(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: `POST .../actions` must have a body.
+
+    Its body is declared as a raw `$ref` to `LegalAction` (the very component `legal_actions`
+    lists, so a generated client passes a legal action to it as it is), and drf-spectacular
+    marks raw bodies optional."""
+    for item in result.get("paths", {}).values():
+        body = item.get("post", {}).get("requestBody", {})
+        schema = body.get("content", {}).get("application/json", {}).get("schema")
+        if schema == {"$ref": "#/components/schemas/LegalAction"}:
+            body["required"] = True
     return result

@@ -8,8 +8,10 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from engine import POSITION_KINDS, TURN_ACTION_KINDS
 from engine.options import DEFAULT_END_SCORE, MAX_SEATS, MIN_SEATS
 
 MAX_SEED = 2**63 - 1
@@ -148,7 +150,7 @@ class EmptySerializer(StrictSerializer):
 
 CELL_STATES = ["face_down", "face_up", "removed"]
 CARD_SOURCES = ["deck", "discard"]
-ACTION_KINDS = ["reveal", "draw", "take_discard", "replace", "discard"]
+ACTION_KINDS = list(TURN_ACTION_KINDS)
 HISTORY_FORMATS = ["skyjo-history"]
 
 # Output shapes. Responses are built by `games.presenters` as plain data in exactly these
@@ -184,10 +186,73 @@ class HeldCardSerializer(serializers.Serializer):
     )
 
 
-class LegalActionSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(choices=ACTION_KINDS)
-    column = serializers.IntegerField(required=False)
-    row = serializers.IntegerField(required=False)
+ACTION_DESCRIPTIONS = {
+    "reveal": "Turn the face-down card at (column, row) face up: a setup reveal (R4.3) or the "
+    "reveal after discarding a drawn card (R6b).",
+    "draw": "Take the top card of the draw pile and look at it (R6b).",
+    "take_discard": "Take the top card of the discard pile; it must then replace a card (R6a).",
+    "replace": "Put the held card at (column, row); the card there goes face up onto the discard "
+    "pile (R6).",
+    "discard": "Put the card drawn from the draw pile onto the discard pile, then reveal (R6b).",
+}
+
+
+def action_component_name(kind: str) -> str:
+    """`take_discard` -> `TakeDiscardAction`: the schema's name for that action's shape."""
+    return "".join(part.capitalize() for part in kind.split("_")) + "Action"
+
+
+#: Each action's constant `action` as a named enum of one (drf-spectacular ENUM_NAME_OVERRIDES).
+ACTION_KIND_ENUMS = {f"{action_component_name(kind)}Kind": [kind] for kind in TURN_ACTION_KINDS}
+
+
+def _action_shape(kind: str) -> type[StrictSerializer]:
+    """The shape of one action, as `legal_actions` lists it and `POST .../actions` takes it:
+    `action` (a constant) and, for a position, `column` and `row`, all required."""
+    attributes: dict[str, Any] = {
+        "__doc__": ACTION_DESCRIPTIONS[kind],
+        "action": serializers.ChoiceField(choices=[kind], help_text=f"Always `{kind}`."),
+    }
+    if kind in POSITION_KINDS:
+        attributes["column"] = StrictIntegerField(min_value=0, max_value=3, help_text="Column 0-3.")
+        attributes["row"] = StrictIntegerField(min_value=0, max_value=2, help_text="Row 0-2.")
+    name = action_component_name(kind) + "Serializer"
+    return type(name, (StrictSerializer,), {"__module__": __name__, **attributes})
+
+
+#: One shape per turn action, in the engine's order (`engine.TURN_ACTIONS`).
+ACTION_SHAPES: dict[str, type[StrictSerializer]] = {
+    kind: _action_shape(kind) for kind in TURN_ACTION_KINDS
+}
+LEGAL_ACTION = PolymorphicProxySerializer(
+    component_name="LegalAction",
+    serializers=ACTION_SHAPES,
+    resource_type_field_name="action",
+    many=False,
+)
+#: The schema of one action, whichever it is: a `oneOf` told apart by `action`.
+LEGAL_ACTION_REF = {"$ref": "#/components/schemas/LegalAction"}
+
+
+class AnyActionSerializer(serializers.Serializer):
+    """One of `legal_actions` as it is: its `action` chooses the shape the rest must have."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError({"non_field_errors": ["Expected a JSON object."]})
+        kind = data.get("action")
+        shape = ACTION_SHAPES.get(kind) if isinstance(kind, str) else None
+        if shape is None:
+            expected = ", ".join(TURN_ACTION_KINDS)
+            raise serializers.ValidationError({"action": [f"Expected one of: {expected}."]})
+        form = shape(data=data)
+        form.is_valid(raise_exception=True)
+        return dict(form.validated_data)
+
+
+@extend_schema_field(LEGAL_ACTION)
+class LegalActionField(serializers.DictField):
+    """One of `LegalAction`'s shapes."""
 
 
 class RoundPlayerSerializer(serializers.Serializer):
@@ -233,7 +298,11 @@ class GameSerializer(serializers.Serializer):
     deck_size = serializers.IntegerField()
     held_card = HeldCardSerializer(allow_null=True)
     players = PlayerSerializer(many=True)
-    legal_actions = LegalActionSerializer(many=True)
+    legal_actions = serializers.ListField(
+        child=LegalActionField(),
+        help_text="What the viewer may do now, each ready to send as it is to "
+        "`POST /api/v1/games/{id}/actions`. Empty when it is not the viewer's move.",
+    )
     rounds = RoundSerializer(many=True)
     winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
 

@@ -363,8 +363,11 @@ class ActionResult:
     replayed: bool = False
 
 
-def request_fingerprint(kind: str, payload: Any) -> str:
-    canonical = json.dumps([kind, payload], sort_keys=True, separators=(",", ":"))
+def action_fingerprint(action: dict[str, Any]) -> str:
+    """What tells a retried action from another under the same Idempotency-Key: its kind and
+    position, whether it was sent to its typed path or to `/actions`."""
+    rest = {name: value for name, value in action.items() if name != "action"}
+    canonical = json.dumps([action["action"], rest], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
@@ -381,7 +384,7 @@ def perform_action(
 
     `expected_version` (If-Match) refuses with 412 when the game has moved on.
     `idempotency_key` returns the first answer for a retried identical request (`fingerprint`,
-    the request's `request_fingerprint`, tells an identical one).
+    the action's `action_fingerprint`, tells an identical one).
     """
 
     game_uuid = _game_uuid(game_id)

@@ -16,13 +16,11 @@ urlpatterns = [
         views.RotateTokenView.as_view(),
         name="rotate-token",
     ),
-    path("games/<str:game_id>/actions/reveal", views.RevealView.as_view(), name="reveal"),
-    path("games/<str:game_id>/actions/draw", views.DrawView.as_view(), name="draw"),
-    path(
-        "games/<str:game_id>/actions/take-discard",
-        views.TakeDiscardView.as_view(),
-        name="take-discard",
+    path("games/<str:game_id>/actions", views.AnyActionView.as_view(), name="act"),
+    *(
+        path(f"games/<str:game_id>/actions/{segment}", view.as_view(), name=segment)
+        for segment, view in (
+            (views.action_segment(kind), view) for kind, view in views.TYPED_ACTION_VIEWS.items()
+        )
     ),
-    path("games/<str:game_id>/actions/replace", views.ReplaceView.as_view(), name="replace"),
-    path("games/<str:game_id>/actions/discard", views.DiscardView.as_view(), name="discard"),
 ]

@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from engine import DISCARD, DRAW, TAKE_DISCARD, Replace, Reveal, TurnAction
+from engine import POSITION_KINDS, TURN_ACTION_KINDS, action_from_data
 
 from . import services
 from .http import etag, idempotency_key, if_none_match, parse_version_header, seat_credential
@@ -34,6 +34,7 @@ from .schema import (
     IF_MATCH,
     IF_NONE_MATCH,
     JOIN_EXAMPLE,
+    LEGAL_ACTION_EXAMPLES,
     LOCATION,
     POSITION_EXAMPLE,
     RETRY_AFTER,
@@ -44,7 +45,10 @@ from .schema import (
     whole_number,
 )
 from .serializers import (
+    ACTION_DESCRIPTIONS,
     GAME_STATUS_FILTERS,
+    LEGAL_ACTION_REF,
+    AnyActionSerializer,
     AtQuerySerializer,
     CreateGameSerializer,
     EmptySerializer,
@@ -54,6 +58,7 @@ from .serializers import (
     JoinSerializer,
     PositionSerializer,
     SeatTokenSerializer,
+    action_component_name,
 )
 from .throttling import GameCreationThrottle
 
@@ -260,28 +265,27 @@ class RotateTokenView(APIView):
 
 
 class ActionView(APIView):
-    """A turn action by the seat whose token is presented; answers that seat's new view."""
+    """A turn action by the seat whose token is presented; answers that seat's new view.
 
-    kind: ClassVar[str]
-    input_serializer: ClassVar[type] = EmptySerializer
+    Subclasses say how the body names the action (`action_data`); everything after that, the
+    headers, the answers and the errors, is the same for every way of sending an action."""
 
-    def make_action(self, data: dict[str, Any]) -> TurnAction:
+    def action_data(self, body: Any) -> dict[str, Any]:
+        """The action in `legal_actions`' shape (`{"action", "column"?, "row"?}`), or 400."""
         raise NotImplementedError
 
     def post(self, request: Request, game_id: str) -> Response:
         with _authenticated_before_bad_request(request, game_id):
-            raw = request.data if request.data not in (None, "") else {}
-            form = self.input_serializer(data=raw)
-            form.is_valid(raise_exception=True)
+            data = self.action_data(request.data if request.data not in (None, "") else {})
             expected_version = parse_version_header(request, "If-Match")
             key = idempotency_key(request)
         result = services.perform_action(
             game_id,
             seat_credential(request),
-            self.make_action(form.validated_data),
+            action_from_data(data),
             expected_version=expected_version,
             idempotency_key=key,
-            fingerprint=services.request_fingerprint(self.kind, form.validated_data) if key else "",
+            fingerprint=services.action_fingerprint(data) if key else "",
         )
         response = Response(result.body)
         if result.replayed:
@@ -289,7 +293,9 @@ class ActionView(APIView):
         return _with_etag(response, result.version)
 
 
-def _action_schema(operation_id: str, summary: str, description: str, with_position: bool) -> Any:
+def _action_schema(
+    operation_id: str, summary: str, description: str, request: Any, examples: list[Any]
+) -> Any:
     return extend_schema_view(
         post=extend_schema(
             operation_id=operation_id,
@@ -297,8 +303,8 @@ def _action_schema(operation_id: str, summary: str, description: str, with_posit
             description=description + " Answers the acting seat's new view.",
             tags=["turns"],
             auth=SEAT_ONLY,
-            request=PositionSerializer if with_position else None,
-            examples=[POSITION_EXAMPLE] if with_position else [],
+            request=request,
+            examples=examples,
             parameters=[GAME_ID, IF_MATCH, IDEMPOTENCY_KEY, ETAG, RETRY_AFTER],
             responses={200: GameSerializer, **problems(400, 401, 404, 409, 412, 413, 422)},
         )
@@ -306,64 +312,58 @@ def _action_schema(operation_id: str, summary: str, description: str, with_posit
 
 
 @_action_schema(
-    "reveal",
-    "Turn a card face up",
-    "In setup, one of the seat's two reveals (R4.3); in a turn, the reveal after discarding "
-    "the drawn card (R6b).",
-    with_position=True,
+    "act",
+    "Send one of your legal actions",
+    "Any object of the view's `legal_actions`, sent as it is: "
+    '`{"action": "take_discard"}`, `{"action": "replace", "column": 2, "row": 1}`. '
+    "The same action as the typed endpoint of its kind (`/actions/take-discard`...), with the "
+    "same headers, answers and errors: a client needs no table of paths.",
+    request={"application/json": LEGAL_ACTION_REF},
+    examples=LEGAL_ACTION_EXAMPLES,
 )
-class RevealView(ActionView):
-    kind = "reveal"
-    input_serializer = PositionSerializer
-
-    def make_action(self, data: dict[str, Any]) -> TurnAction:
-        return Reveal(data["column"], data["row"])
-
-
-@_action_schema("draw", "Draw from the draw pile", "Take and look at the top card (R6b).", False)
-class DrawView(ActionView):
-    kind = "draw"
-
-    def make_action(self, data: dict[str, Any]) -> TurnAction:
-        return DRAW
+class AnyActionView(ActionView):
+    def action_data(self, body: Any) -> dict[str, Any]:
+        form = AnyActionSerializer(data=body)
+        form.is_valid(raise_exception=True)
+        return dict(form.validated_data)
 
 
-@_action_schema(
-    "take_discard",
-    "Take the top discard",
-    "It must then replace one of the seat's cards (R6a).",
-    False,
-)
-class TakeDiscardView(ActionView):
-    kind = "take_discard"
+class TypedActionView(ActionView):
+    """One kind of action at a path of its own: the body holds the position, if any."""
 
-    def make_action(self, data: dict[str, Any]) -> TurnAction:
-        return TAKE_DISCARD
+    kind: ClassVar[str]
+
+    def action_data(self, body: Any) -> dict[str, Any]:
+        form = (PositionSerializer if self.kind in POSITION_KINDS else EmptySerializer)(data=body)
+        form.is_valid(raise_exception=True)
+        return {"action": self.kind, **form.validated_data}
 
 
-@_action_schema(
-    "replace",
-    "Place the held card",
-    "The card at (column, row) goes face up onto the discard pile (R6); three equal "
-    "face-up cards in a column are removed (R8).",
-    True,
-)
-class ReplaceView(ActionView):
-    kind = "replace"
-    input_serializer = PositionSerializer
-
-    def make_action(self, data: dict[str, Any]) -> TurnAction:
-        return Replace(data["column"], data["row"])
+ACTION_SUMMARIES = {
+    "reveal": "Turn a card face up",
+    "draw": "Draw from the draw pile",
+    "take_discard": "Take the top discard",
+    "replace": "Place the held card",
+    "discard": "Discard the drawn card",
+}
 
 
-@_action_schema(
-    "discard",
-    "Discard the drawn card",
-    "Then turn one of the seat's face-down cards with `reveal` (R6b).",
-    False,
-)
-class DiscardView(ActionView):
-    kind = "discard"
+def action_segment(kind: str) -> str:
+    """The typed endpoint's last path segment: `take_discard` -> `take-discard`."""
+    return kind.replace("_", "-")
 
-    def make_action(self, data: dict[str, Any]) -> TurnAction:
-        return DISCARD
+
+def _typed_action_view(kind: str) -> type[TypedActionView]:
+    view = type(f"{action_component_name(kind)}View", (TypedActionView,), {"kind": kind})
+    positioned = kind in POSITION_KINDS
+    request, examples = (PositionSerializer, [POSITION_EXAMPLE]) if positioned else (None, [])
+    schema = _action_schema(
+        kind, ACTION_SUMMARIES[kind], ACTION_DESCRIPTIONS[kind], *(request, examples)
+    )
+    return schema(view)
+
+
+#: One view per turn action, in the engine's order; `games.urls` mounts each at its path.
+TYPED_ACTION_VIEWS: dict[str, type[TypedActionView]] = {
+    kind: _typed_action_view(kind) for kind in TURN_ACTION_KINDS
+}

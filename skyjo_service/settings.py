@@ -12,6 +12,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from engine.actions import TURN_ACTION_KINDS
+
 from .env import env_bool, env_int, env_list
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -227,12 +229,18 @@ SPECTACULAR_SETTINGS = {
         "CardSource": "games.serializers.CARD_SOURCES",
         "ActionKind": "games.serializers.ACTION_KINDS",
         "HistoryFormat": "games.serializers.HISTORY_FORMATS",
+        # Each action shape's constant `action`, e.g. TakeDiscardActionKind (games.serializers).
+        **{
+            f"{''.join(part.capitalize() for part in kind.split('_'))}ActionKind": [kind]
+            for kind in TURN_ACTION_KINDS
+        },
     },
     "APPEND_COMPONENTS": {"securitySchemes": {"SeatToken": SEAT_TOKEN_SCHEME}},
     # OpenAPI links (create -> join -> act...), after the enum hook.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.schema.add_links",
+        "games.schema.require_action_bodies",
     ],
     "TAGS": [
         {"name": "lobby", "description": "Create, find, join and read games."},

@@ -9,6 +9,7 @@ from typing import Any
 from rest_framework.test import APIClient
 
 from engine import (
+    TURN_ACTION_KINDS,
     Action,
     GreedyPlayer,
     Join,
@@ -24,26 +25,23 @@ from engine import create_game as create_engine_game
 from engine import view as engine_view
 from engine.view import FACE_DOWN
 from engine.view import view_from_data as view_from_data  # re-exported for the tests
+from games.views import action_segment
 
 GAMES = "/api/v1/games"
 PROBLEM_JSON = "application/problem+json"
 
-#: The endpoint of each action kind (the kinds are those of `legal_actions`).
-ENDPOINTS = {
-    "reveal": "reveal",
-    "draw": "draw",
-    "take_discard": "take-discard",
-    "replace": "replace",
-    "discard": "discard",
-}
+#: The typed endpoint of each action kind (the kinds are those of `legal_actions`).
+ENDPOINTS = {kind: action_segment(kind) for kind in TURN_ACTION_KINDS}
 
 
 def game_url(game_id: str) -> str:
     return f"{GAMES}/{game_id}"
 
 
-def action_url(game_id: str, kind: str) -> str:
-    return f"{GAMES}/{game_id}/actions/{ENDPOINTS[kind]}"
+def action_url(game_id: str, kind: str | None = None) -> str:
+    """The typed endpoint of `kind`, or with no kind `POST .../actions`, which takes any."""
+    actions = f"{GAMES}/{game_id}/actions"
+    return actions if kind is None else f"{actions}/{ENDPOINTS[kind]}"
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -102,12 +100,17 @@ def send(
     game_id: str,
     token: str | None,
     action: dict[str, Any] | Action,
+    *,
+    verbatim: bool = False,
     **headers: str,
 ) -> Any:
-    """POST one action ({"action": kind, ...} as listed in `legal_actions`, or an engine action)."""
+    """POST one action ({"action": kind, ...} as listed in `legal_actions`, or an engine action)
+    to its typed endpoint, or `verbatim` as it is to `POST .../actions`."""
     data = action if isinstance(action, dict) else action_to_data(action)
-    body = {key: value for key, value in data.items() if key != "action"}
     auth = bearer(token) if token else {}
+    if verbatim:
+        return client.post(action_url(game_id), data, format="json", **auth, **headers)
+    body = {key: value for key, value in data.items() if key != "action"}
     return client.post(action_url(game_id, data["action"]), body, format="json", **auth, **headers)
 
 

@@ -11,6 +11,8 @@ import yaml
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
+from engine import POSITION_KINDS, TURN_ACTION_KINDS
+
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "openapi.yaml"
 METHODS = {"get", "post", "put", "patch", "delete"}
@@ -89,14 +91,37 @@ def test_every_operation_has_a_readable_id_tags_and_documented_errors(
 def test_components_have_chosen_names(schema: dict[str, Any]) -> None:
     names = set(schema["components"]["schemas"])
     assert not [name for name in names if name.endswith("Enum")]
-    assert {"Game", "Problem", "GameStatus", "CellState", "CardSource", "ActionKind"} <= names
+    assert {"Game", "Problem", "GameStatus", "CellState", "CardSource", "LegalAction"} <= names
     # COMPONENT_SPLIT_REQUEST: request bodies have their own components.
     assert {"CreateGameRequest", "JoinRequest", "PositionRequest"} <= names
 
 
+def test_a_legal_action_is_one_typed_shape_per_kind(schema: dict[str, Any]) -> None:
+    """`legal_actions` and `POST .../actions` share one component, a `oneOf` told apart by
+    `action`, so a generated client passes a listed action to the endpoint as it is."""
+    components = schema["components"]["schemas"]
+    legal = components["LegalAction"]
+    mapping = legal["discriminator"]["mapping"]
+    assert legal["discriminator"]["propertyName"] == "action"
+    assert list(mapping) == list(TURN_ACTION_KINDS)
+    for kind, ref in mapping.items():
+        shape = components[ref.rsplit("/", 1)[1]]
+        positioned = {"action", "column", "row"} if kind in POSITION_KINDS else {"action"}
+        assert set(shape["required"]) == set(shape["properties"]) == positioned
+        assert shape["additionalProperties"] is False
+    listed = components["Game"]["properties"]["legal_actions"]["items"]
+    body = schema["paths"]["/api/v1/games/{game_id}/actions"]["post"]["requestBody"]
+    assert (
+        listed
+        == body["content"]["application/json"]["schema"]
+        == {"$ref": "#/components/schemas/LegalAction"}
+    )
+    assert body["required"] is True
+
+
 def test_turns_document_conditional_and_idempotent_headers(schema: dict[str, Any]) -> None:
     for path, _, operation in operations(schema):
-        if "/actions/" not in path:
+        if "/actions" not in path:
             continue
         headers = {p["name"] for p in operation["parameters"] if p["in"] == "header"}
         assert {"If-Match", "Idempotency-Key"} <= headers

@@ -16,18 +16,12 @@ import pytest
 from games.models import GameEvent, Seat
 from loadtest.server import RunningServer
 
+from ..api.support import ENDPOINTS
 from .support import Answer, Call, assert_log_intact, fire, spread
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 GAMES = "/api/v1/games"
-ENDPOINTS = {
-    "reveal": "reveal",
-    "draw": "draw",
-    "take_discard": "take-discard",
-    "replace": "replace",
-    "discard": "discard",
-}
 
 
 def bearer(token: str) -> dict[str, str]:
