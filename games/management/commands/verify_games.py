@@ -25,7 +25,7 @@ class Command(BaseCommand):
         checked = failed = 0
         for game in games.iterator():
             checked += 1
-            problem = self.check(game)
+            problem = self.failure(game)
             if problem:
                 failed += 1
                 self.stdout.write(self.style.ERROR(f"FAIL {game.id}: {problem}"))
@@ -35,7 +35,11 @@ class Command(BaseCommand):
         if failed:
             raise CommandError(f"{failed} of {checked} games do not replay", returncode=1)
 
-    def check(self, game: Game) -> str | None:
+    def failure(self, game: Game) -> str | None:
+        """Why `game`'s log does not replay to the game as stored, or None if it does.
+
+        (Not `check`: that would shadow `BaseCommand.check`, the system checks every command
+        runs first when started from the shell.)"""
         rows = [
             {"sequence": seq, "type": kind, "schema_version": version, "data": payload}
             for seq, kind, version, payload in GameEvent.objects.filter(game=game)
