@@ -15,7 +15,11 @@ the rules would not have written is refused, naming its first offending event.
 from __future__ import annotations
 
 from dataclasses import fields
+from datetime import datetime
 from typing import Any
+
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from engine import Event, GameState, RuleError, UnknownEventType, event_from_data, event_to_data
 from engine.audit import InvalidLog, verify_log
@@ -100,6 +104,24 @@ def history_events(document: Any) -> list[Any]:
     if len(raw_events) > MAX_EVENTS:
         raise invalid_history(None, "too_many_events", f"At most {MAX_EVENTS} events.")
     return raw_events
+
+
+def original_created_at(document: dict[str, Any]) -> datetime | None:
+    """When the exported game was created (`game.created_at`), which its import keeps; None
+    when the document does not say. Refused unless an ISO 8601 time with its offset, not in
+    the future."""
+    game = document.get("game")
+    raw = game.get("created_at") if isinstance(game, dict) else None
+    if raw is None:
+        return None
+    moment = parse_datetime(raw) if isinstance(raw, str) else None
+    if moment is None or moment.tzinfo is None or moment > timezone.now():
+        raise invalid_history(
+            None,
+            "malformed_document",
+            "'game.created_at' must be a past ISO 8601 time with its UTC offset.",
+        )
+    return moment
 
 
 def audit_events(raw_events: list[Any]) -> tuple[list[Event], GameState]:

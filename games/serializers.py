@@ -355,7 +355,11 @@ class HistoryPlayerSerializer(serializers.Serializer):
 
 class HistoryGameSerializer(serializers.Serializer):
     id = serializers.UUIDField(required=False)
-    created_at = serializers.DateTimeField(required=False)
+    created_at = serializers.DateTimeField(
+        required=False,
+        help_text="When the game was created. An import keeps it as the new game's "
+        "`created_at` (a past time with its UTC offset); its events are stored at the import.",
+    )
     seats = serializers.IntegerField()
     options = GameOptionsSerializer()
     players = HistoryPlayerSerializer(many=True)

@@ -53,7 +53,7 @@ from engine.snapshot import StaleSnapshot, state_from_data, state_to_data
 
 from . import store
 from .auth import SeatCredential, hash_token, new_token
-from .history import audit_events, history_events
+from .history import audit_events, history_events, original_created_at
 from .models import Game, GameEvent, IdempotentResponse, Seat, Status
 from .presenters import game_data
 from .problems import CHALLENGE, Problem
@@ -481,9 +481,11 @@ def import_history(document: Any) -> Imported:
     """A new game from a history document, every event audited by the rules first.
 
     A finished history becomes a finished game; an unfinished one becomes playable, with a new
-    token for each joined seat and a new secret seed for the shuffles still to come.
+    token for each joined seat and a new secret seed for the shuffles still to come. The game
+    keeps the original's `created_at`; its events are stored now (their `at` is the import's).
     """
     events, state = audit_events(history_events(document))
+    created_at = original_created_at(document)
     first = events[0]
     assert isinstance(first, GameCreated)
     options = first.options
@@ -494,6 +496,9 @@ def import_history(document: Any) -> Imported:
         game = Game.objects.create(
             seats=first.seats, options=options.to_data(), seed=secrets.randbits(SEED_BITS)
         )
+        if created_at is not None:  # the original game's, not the import's (auto_now_add)
+            Game.objects.filter(pk=game.pk).update(created_at=created_at)
+            game.created_at = created_at
         tokens = []
         for seat, name in joined:
             token = new_token()

@@ -666,3 +666,39 @@ def test_a_history_in_another_format_is_refused(
 def test_a_history_that_is_not_an_object_is_refused(api: APIClient) -> None:
     body = assert_problem(api.post(IMPORT, [1, 2], format="json"), 400, "invalid_history")
     assert body["rule_code"] == "malformed_document"
+
+
+def test_an_import_keeps_the_original_games_creation_time(api: APIClient) -> None:
+    """The new game is the old one's record: its `created_at` is the original's, before the
+    events it holds were stored (at the import), in the view, the list and a re-export."""
+    game_id, _ = finished_game(api, 2, seed=3)
+    document = api.get(history_url(game_id)).json()
+    document["game"]["created_at"] = "2025-06-01T12:30:00Z"
+    imported = import_history(api, document)
+    assert imported["created_at"] == "2025-06-01T12:30:00Z"
+    assert get_view(api, imported["id"])["created_at"] == "2025-06-01T12:30:00Z"
+    listed = {g["id"]: g for g in api.get(GAMES, {"limit": 100}).json()["results"]}
+    assert listed[imported["id"]]["created_at"] == "2025-06-01T12:30:00Z"
+    again = api.get(history_url(imported["id"])).json()
+    assert again["game"]["created_at"] == "2025-06-01T12:30:00Z"
+    assert all(event["at"] > "2025-06-01T12:30:00Z" for event in again["events"])
+
+
+def test_an_import_without_a_creation_time_is_created_now(api: APIClient) -> None:
+    game_id, _ = finished_game(api, 2, seed=3)
+    document = api.get(history_url(game_id)).json()
+    del document["game"]["created_at"]
+    imported = import_history(api, document)
+    assert imported["created_at"] >= document["events"][-1]["at"]
+
+
+@pytest.mark.parametrize(
+    "created_at", ["yesterday", "2025-06-01T12:30:00", "2999-01-01T00:00:00Z", 1717245000, ""]
+)
+def test_an_import_with_a_bad_creation_time_is_refused(api: APIClient, created_at: Any) -> None:
+    game_id, _ = finished_game(api, 2, seed=3)
+    document = api.get(history_url(game_id)).json()
+    document["game"]["created_at"] = created_at
+    problem = assert_problem(api.post(IMPORT, document, format="json"), 400, "invalid_history")
+    assert problem["rule_code"] == "malformed_document"
+    assert "game.created_at" in problem["detail"]
