@@ -157,6 +157,14 @@ if not DEBUG:
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_BODY_BYTES", 2 * 1024 * 1024)
 
 THROTTLING = env_bool("THROTTLING", True)
+#: Default rates per scope: (production, development). In development (DEBUG, `make run`) a
+#: bot-vs-bot game of thousands of requests from one machine is never throttled; production
+#: keeps limits meant for strangers on the internet.
+THROTTLE_DEFAULTS = {
+    "address": {False: "600/min", True: "20000/min"},
+    "seat": {False: "300/min", True: "10000/min"},
+    "game_create": {False: "60/hour", True: "2000/hour"},
+}
 # `manage.py bench_load` mounts its bare endpoint (/bench/insert) on the server it starts.
 BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS", False)
 
@@ -174,9 +182,8 @@ REST_FRAMEWORK = {
         else []
     ),
     "DEFAULT_THROTTLE_RATES": {
-        "address": os.environ.get("THROTTLE_ADDRESS_RATE", "600/min"),
-        "seat": os.environ.get("THROTTLE_SEAT_RATE", "300/min"),
-        "game_create": os.environ.get("THROTTLE_GAME_CREATE_RATE", "60/hour"),
+        scope: os.environ.get(f"THROTTLE_{scope.upper()}_RATE", rates[DEBUG])
+        for scope, rates in THROTTLE_DEFAULTS.items()
     },
     "NUM_PROXIES": env_int("NUM_PROXIES", 0),
 }

@@ -10,11 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
+from engine import GreedyPlayer
 from games.throttling import AddressRateThrottle, SeatTokenRateThrottle
 
 from .support import (
@@ -23,6 +25,7 @@ from .support import (
     bearer,
     finished_game,
     game_url,
+    play_over_http,
     send,
     setup_reveals,
     start_game,
@@ -123,7 +126,7 @@ def settings_in_a_fresh_process(**environment: str) -> dict[str, Any]:
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"THROTTLING", "THROTTLE_ADDRESS_RATE"}
+        if key not in {"THROTTLING", "THROTTLE_ADDRESS_RATE", "DEBUG", "SECRET_KEY"}
     }
     env.update(DJANGO_SETTINGS_MODULE="skyjo_service.settings", **environment)
     done = subprocess.run(
@@ -138,8 +141,11 @@ def settings_in_a_fresh_process(**environment: str) -> dict[str, Any]:
     return loaded
 
 
+PRODUCTION = {"DEBUG": "false", "SECRET_KEY": "a-test-key-" + "x" * 50}
+
+
 def test_throttling_is_on_by_default_and_off_with_throttling_off() -> None:
-    default = settings_in_a_fresh_process()
+    default = settings_in_a_fresh_process(**PRODUCTION)
     assert default["DEFAULT_THROTTLE_CLASSES"] == [
         "games.throttling.AddressRateThrottle",
         "games.throttling.SeatTokenRateThrottle",
@@ -149,7 +155,42 @@ def test_throttling_is_on_by_default_and_off_with_throttling_off() -> None:
         "seat": "300/min",
         "game_create": "60/hour",
     }
+    development = settings_in_a_fresh_process(DEBUG="true")
+    assert development["DEFAULT_THROTTLE_CLASSES"] == default["DEFAULT_THROTTLE_CLASSES"]
+    assert development["DEFAULT_THROTTLE_RATES"] == {
+        "address": "20000/min",
+        "seat": "10000/min",
+        "game_create": "2000/hour",
+    }
     for off in ("off", "false", "0"):
         assert settings_in_a_fresh_process(THROTTLING=off)["DEFAULT_THROTTLE_CLASSES"] == []
     tuned = settings_in_a_fresh_process(THROTTLE_ADDRESS_RATE="5/second")
     assert tuned["DEFAULT_THROTTLE_RATES"]["address"] == "5/second"
+
+
+class CountingClient(APIClient):
+    """A test client that counts the requests it sends."""
+
+    sent = 0
+
+    def request(self, *args: Any, **kwargs: Any) -> Any:
+        self.sent += 1
+        return super().request(*args, **kwargs)
+
+
+@pytest.mark.parametrize(("debug", "throttled"), [(True, False), (False, True)])
+def test_a_bot_game_from_one_machine_is_throttled_in_production_only(
+    rates: dict[str, str], debug: bool, throttled: bool
+) -> None:
+    """Two bots on one address play a whole game, reading every view after each move (well
+    over 1,000 requests in under a minute): never refused under the development defaults
+    (`make run`), refused under production's."""
+    rates.update({scope: pair[debug] for scope, pair in settings.THROTTLE_DEFAULTS.items()})
+    client = CountingClient()
+    game_id, tokens = start_game(client, 2, seed=4)
+    try:
+        play_over_http(client, game_id, tokens, [GreedyPlayer(), GreedyPlayer()])
+    except AssertionError as error:
+        assert throttled and '"code":"throttled"' in str(error).replace(" ", ""), error
+    else:
+        assert not throttled and client.sent > 1_000, client.sent
