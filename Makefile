@@ -20,9 +20,11 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 install: $(VENV)/.runtime
 install-dev: $(VENV)/.dev
 
+# The development server on 127.0.0.1:$(PORT) (PORT=8001 make run, or make run PORT=8001).
+PORT ?= 8000
 run: install
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Production server: gunicorn with threaded WSGI workers (skyjo_service/gunicorn.conf.py; the
 # README's benchmark compares them with uvicorn's ASGI workers). Settings from the environment

@@ -18,24 +18,12 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from django.core.servers.basehttp import WSGIRequestHandler
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "openapi.yaml"
 #: The package name openapi-python-client derives from the schema's title.
 PACKAGE = "skyjo_service_api_client"
-
-
-@pytest.fixture(autouse=True)
-def _live_server_without_nagle(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Set TCP_NODELAY on the live server's connections.
-
-    Django's test server writes a response's headers and body separately; on a kept-alive
-    connection (httpx and fetch keep connections alive) Nagle's algorithm then waits for the
-    client's delayed ACK, about 40 ms a request. Production servers set TCP_NODELAY themselves.
-    """
-    monkeypatch.setattr(WSGIRequestHandler, "disable_nagle_algorithm", True)
 
 
 @pytest.fixture
