@@ -37,9 +37,8 @@ class StrictSerializerExtension(OpenApiSerializerExtension):
 # Security requirements (drf-spectacular types `auth` as strings but emits these objects as-is);
 # the SeatToken scheme itself is declared in settings (SPECTACULAR_SETTINGS APPEND_COMPONENTS).
 SEAT_ONLY: Any = [{"SeatToken": []}]
-# Optional authentication: the empty requirement first. openapi-python-client reads the first
-# requirement only, so in this order its generated `get_game`/`list_events` take a plain
-# `Client` or an `AuthenticatedClient` (`AuthenticatedClient | Client`), as a spectator needs.
+# Optional authentication (a seat's token, or none for a spectator). `optional_auth_by_default`
+# moves it to the document's default security, which these operations inherit.
 SEAT_OR_SPECTATOR: Any = [{}, {"SeatToken": []}]
 
 
@@ -309,4 +308,27 @@ def add_links(result: dict[str, Any], generator: Any, request: Any, public: bool
             for name, (target, description, parameters) in links.items()
             if target in operations
         }
+    return result
+
+
+def optional_auth_by_default(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: optional authentication as the document's default.
+
+    openapi-python-client 0.29 makes any operation with a non-empty `security` take an
+    `AuthenticatedClient` only, even `[{}, {SeatToken: []}]`, so a spectator's plain `Client`
+    does not type-check. It reads the operation's own `security` only; so the operations with
+    optional authentication declare none and inherit the root's `[{}, {SeatToken: []}]` (the
+    same meaning by OpenAPI's rules), and the public ones say `security: []` explicitly.
+    """
+    for item in result.get("paths", {}).values():
+        for method, operation in item.items():
+            if method not in _METHODS:
+                continue
+            if operation.get("security") == SEAT_OR_SPECTATOR:
+                del operation["security"]
+            else:
+                operation.setdefault("security", [])
+    result["security"] = SEAT_OR_SPECTATOR
     return result

@@ -233,6 +233,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.schema.add_links",
+        "games.schema.optional_auth_by_default",
     ],
     "TAGS": [
         {"name": "lobby", "description": "Create, find, join and read games."},
