@@ -227,6 +227,7 @@ SPECTACULAR_SETTINGS = {
         "CardSource": "games.serializers.CARD_SOURCES",
         "ActionKind": "games.serializers.ACTION_KINDS",
         "HistoryFormat": "games.serializers.HISTORY_FORMATS",
+        "HistoryFormatVersion": "games.serializers.HISTORY_FORMAT_VERSIONS",
     },
     "APPEND_COMPONENTS": {"securitySchemes": {"SeatToken": SEAT_TOKEN_SCHEME}},
     # OpenAPI links (create -> join -> act...), after the enum hook.
