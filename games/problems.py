@@ -58,9 +58,10 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         "The history does not replay",
         "An imported history is not a `skyjo-history` document of `format_version` 1, or one "
         "of its events is malformed or refused by the rules when replayed. `sequence` names "
-        "the first offending event (absent for the document's envelope) and `rule_code` the "
-        "reason: a rule problem code (`not_your_turn`...) or one of `malformed_document`, "
-        "`unknown_format`, `unknown_format_version`, `too_many_events`, `malformed_event`, "
+        "the first offending event (null when the document's envelope is at fault) and "
+        "`rule_code` the reason: a rule problem code (`not_your_turn`...) or one of "
+        "`malformed_document`, `unknown_format`, `unknown_format_version`, `too_many_events`, "
+        "`malformed_event`, "
         "`sequence_gap`, `unknown_event_type` and the auditor's codes.",
         "Import a history exported by `GET /api/v1/games/{id}/history`, unchanged; fix the "
         "event at `sequence` if you built the document yourself.",

@@ -67,8 +67,9 @@ class ProblemSerializer(serializers.Serializer):
     )
     sequence = serializers.IntegerField(
         required=False,
+        allow_null=True,
         help_text="With `invalid_history`: the sequence of the first event that does not "
-        "replay; absent when the document's envelope is at fault.",
+        "replay; null when the document's envelope (`format`, `events`...) is at fault.",
     )
     rule_code = serializers.CharField(
         required=False,
