@@ -94,7 +94,7 @@ class ImportView(APIView):
         auth=[],
         request=HistorySerializer,
         parameters=[RETRY_AFTER],
-        responses={201: ImportedGameSerializer, **problems(400, 413)},
+        responses={201: ImportedGameSerializer, **problems(400, 413, 415)},
     )
     def post(self, request: Request) -> Response:
         imported = services.import_history(request.data)

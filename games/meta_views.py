@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .problems import PROBLEM_TYPES, RULE_ERROR_DOCS, Problem, problem_type
+from .problems import PROBLEM_TYPES, Problem, problem_type
 from .schema import RETRY_AFTER, problems
 
 RULES_FILE = Path(settings.BASE_DIR) / "docs" / "RULES.md"
@@ -57,11 +57,46 @@ class RulesView(APIView):
 
 
 class ProblemTypeSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    type = serializers.CharField()
-    status = serializers.IntegerField()
-    title = serializers.CharField()
-    description = serializers.CharField()
+    code = serializers.CharField(help_text="The problem's stable machine code.")
+    type = serializers.CharField(
+        help_text="The URI every problem of this code carries as its `type`: this document."
+    )
+    status = serializers.IntegerField(help_text="The HTTP status it is answered with.")
+    title = serializers.CharField(help_text="A short summary, the problem's `title`.")
+    explanation = serializers.CharField(help_text="What happened, and why.")
+    advice = serializers.CharField(help_text="What the client should do about it.")
+    description = serializers.CharField(help_text="`explanation` then `advice`, as one text.")
+
+
+def problem_document(code: str) -> dict[str, Any]:
+    """The document of one problem code, from the table (games.problems.PROBLEM_TYPES)."""
+    problem = PROBLEM_TYPES[code]
+    return {
+        "code": code,
+        "type": problem_type(code),
+        "status": problem.status,
+        "title": problem.title,
+        "explanation": problem.explanation,
+        "advice": problem.advice,
+        "description": f"{problem.explanation} {problem.advice}",
+    }
+
+
+class ProblemIndexView(APIView):
+    """Every problem code the service answers with: what a client should be ready for."""
+
+    @extend_schema(
+        operation_id="list_problem_types",
+        summary="List the problem types",
+        description="Every problem `code` the API answers with, each with its status, title, "
+        "explanation and advice; its `type` is the URL of its own document.",
+        tags=["meta"],
+        auth=[],
+        parameters=[RETRY_AFTER],
+        responses={200: ProblemTypeSerializer(many=True), **problems()},
+    )
+    def get(self, request: Request) -> Response:
+        return Response([problem_document(code) for code in PROBLEM_TYPES])
 
 
 class ProblemTypeView(APIView):
@@ -70,11 +105,17 @@ class ProblemTypeView(APIView):
     @extend_schema(
         operation_id="get_problem_type",
         summary="Describe a problem type",
-        description="Every error's `type` points here: its status, title and meaning.",
+        description="Every error's `type` points here: its status, title, what happened and "
+        "why (`explanation`) and what to do (`advice`).",
         tags=["meta"],
         auth=[],
         parameters=[
-            OpenApiParameter("code", str, OpenApiParameter.PATH, description="A problem code."),
+            OpenApiParameter(
+                "code",
+                str,
+                OpenApiParameter.PATH,
+                description="A problem code (`GET /api/v1/problems` lists them).",
+            ),
             RETRY_AFTER,
         ],
         responses={200: ProblemTypeSerializer, **problems(404)},
@@ -82,13 +123,4 @@ class ProblemTypeView(APIView):
     def get(self, request: Request, code: str) -> Response:
         if code not in PROBLEM_TYPES:
             raise Problem(404, "not_found", f"There is no problem type {code!r}.")
-        status, title = PROBLEM_TYPES[code]
-        return Response(
-            {
-                "code": code,
-                "type": problem_type(code),
-                "status": status,
-                "title": title,
-                "description": RULE_ERROR_DOCS.get(code, title + "."),
-            }
-        )
+        return Response(problem_document(code))

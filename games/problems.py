@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -19,39 +20,185 @@ CHALLENGE = {"WWW-Authenticate": 'Bearer realm="skyjo"'}
 #: Problem types are documented by the API itself: `GET /api/v1/problems/{code}`.
 PROBLEM_TYPE_BASE = "/api/v1/problems/"
 
-#: Every problem code the service's own layer answers with: (status, title).
-SERVICE_PROBLEMS: dict[str, tuple[int, str]] = {
-    "invalid_request": (400, "The request is not valid"),
-    "invalid_history": (400, "The history does not replay"),
-    "invalid_token": (401, "Missing or invalid seat token"),
-    "forbidden": (403, "Forbidden"),
-    "game_not_found": (404, "No such game"),
-    "not_found": (404, "Not found"),
-    "method_not_allowed": (405, "Method not allowed"),
-    "not_acceptable": (406, "Not acceptable"),
-    "concurrent_update": (409, "Another action changed the game at the same time"),
-    "game_not_finished": (409, "The game is not finished"),
-    "version_mismatch": (412, "The game has moved on"),
-    "payload_too_large": (413, "Request body too large"),
-    "unsupported_media_type": (415, "Unsupported media type"),
-    "idempotency_key_reused": (422, "Idempotency key reused with another request"),
-    "throttled": (429, "Too many requests"),
-    "server_error": (500, "Internal server error"),
+
+@dataclass(frozen=True)
+class ProblemType:
+    """One problem code as a client author needs it: what happened and why (`explanation`)
+    and what to do about it (`advice`). The problem documents, their index and the schema's
+    error descriptions are all derived from `PROBLEM_TYPES`."""
+
+    status: int
+    title: str
+    explanation: str
+    advice: str
+
+
+_READ_THE_VIEW = (
+    "Read the game (`GET /api/v1/games/{id}` with your token): `legal_actions` lists exactly "
+    "the actions the rules allow you now (empty when it is not your turn), `current_seat` whose "
+    "turn it is, `held_card` the card in hand and `players[].grid` which cards are face down or "
+    "removed. Send one of `legal_actions`."
+)
+
+#: Every problem code the service's own layer answers with.
+SERVICE_PROBLEMS: dict[str, ProblemType] = {
+    "invalid_request": ProblemType(
+        400,
+        "The request is not valid",
+        "The request could not be read (malformed JSON, a body that is not an object) or a "
+        "field, query parameter or header is missing, unknown, of the wrong type or out of "
+        "range. `errors` lists the messages by field (a nested field by its dotted path, "
+        "`options.end_score`; a header by its name, `If-Match`). A replay `?at=` past the "
+        "game's `version` is refused this way too (`errors.at`).",
+        "Fix the request as `errors` and the schema say, then send it again; sending it "
+        "unchanged gets the same answer.",
+    ),
+    "invalid_history": ProblemType(
+        400,
+        "The history does not replay",
+        "An imported history is not a `skyjo-history` document of `format_version` 1, or one "
+        "of its events is malformed or refused by the rules when replayed. `sequence` names "
+        "the first offending event (null when the document's envelope is at fault) and "
+        "`rule_code` the reason: a rule problem code (`not_your_turn`...) or one of "
+        "`malformed_document`, `unknown_format`, `unknown_format_version`, `too_many_events`, "
+        "`malformed_event`, "
+        "`sequence_gap`, `unknown_event_type` and the auditor's codes.",
+        "Import a history exported by `GET /api/v1/games/{id}/history`, unchanged; fix the "
+        "event at `sequence` if you built the document yourself.",
+    ),
+    "invalid_token": ProblemType(
+        401,
+        "Missing or invalid seat token",
+        "The operation needs a seat's token (`Authorization: Bearer <token>`) and none was "
+        "sent, the header is malformed, or the token is not one of this game's seats (never "
+        "issued, or replaced by a rotation).",
+        "Send the token your join answer (or your last token rotation) gave for this game. A "
+        "lost token cannot be recovered: watch the game as a spectator (no token) instead.",
+    ),
+    "forbidden": ProblemType(
+        403,
+        "Forbidden",
+        "The token is a seat of this game but may not do this: a seat may rotate its own "
+        "token only.",
+        "Use the `seat` your token belongs to (your join answer's `seat`).",
+    ),
+    "game_not_found": ProblemType(
+        404,
+        "No such game",
+        "No game has this id (or the id is not a UUID).",
+        "Check the id (the `id` of the create or join answer, or of `GET /api/v1/games`).",
+    ),
+    "not_found": ProblemType(
+        404,
+        "Not found",
+        "No resource at this path (or no such problem code).",
+        "Check the path against the schema (`/api/schema/`).",
+    ),
+    "method_not_allowed": ProblemType(
+        405,
+        "Method not allowed",
+        "The path exists but does not take this HTTP method; the `Allow` header lists the "
+        "methods it takes.",
+        "Use one of the methods in `Allow` (actions are POST, reads GET).",
+    ),
+    "not_acceptable": ProblemType(
+        406,
+        "Not acceptable",
+        "The `Accept` header asks for a media type this operation cannot answer with.",
+        "Accept `application/json` (and `application/problem+json` for errors), or send no "
+        "`Accept` header; `GET /api/v1/rules` answers `text/markdown`.",
+    ),
+    "concurrent_update": ProblemType(
+        409,
+        "Another action changed the game at the same time",
+        "Another request changed this game while yours was being applied; yours was not "
+        "applied (nothing changed on its account).",
+        "Read the game again and retry if the action is still one of your `legal_actions`; "
+        "with an `Idempotency-Key` the retry is always safe.",
+    ),
+    "game_not_finished": ProblemType(
+        409,
+        "The game is not finished",
+        "The full history reveals every hidden card, so it is published only once the game "
+        "is over.",
+        "Follow the game with `GET /api/v1/games/{id}/events` meanwhile; ask for the history "
+        "again once the game's `status` is `finished`.",
+    ),
+    "version_mismatch": ProblemType(
+        412,
+        "The game has moved on",
+        "`If-Match` named a version that is not the game's current one: another action came "
+        "first, so the view you decided on is stale. Nothing was applied; `current_version` "
+        "is the game's version now.",
+        "Read the game again (its view and its `ETag`), decide again on what it shows, and "
+        "send the new decision with the new version in `If-Match`.",
+    ),
+    "payload_too_large": ProblemType(
+        413,
+        "Request body too large",
+        "The request body is over the server's limit (`MAX_BODY_BYTES`); it was not read.",
+        "Send a smaller body; a history to import must fit the limit too.",
+    ),
+    "unsupported_media_type": ProblemType(
+        415,
+        "Unsupported media type",
+        "The request body's `Content-Type` is not one the operation reads.",
+        "Send the body as JSON with `Content-Type: application/json` (or send no body where "
+        "the operation takes none).",
+    ),
+    "idempotency_key_reused": ProblemType(
+        422,
+        "Idempotency key reused with another request",
+        "This seat already used this `Idempotency-Key` in this game for a different request "
+        "(another action or another position); keys are kept for the life of the game.",
+        "Use a new key for every new action; reuse a key only to retry the very same request.",
+    ),
+    "throttled": ProblemType(
+        429,
+        "Too many requests",
+        "The client sent more requests than its rate limit allows; the request was not processed.",
+        "Wait the number of seconds in the `Retry-After` header (also `retry_after` in the "
+        "body), then send the request again.",
+    ),
+    "server_error": ProblemType(
+        500,
+        "Internal server error",
+        "The server failed on its side; this is a bug, not your request's fault.",
+        "Retry later (with an `Idempotency-Key` for actions) and report it if it persists.",
+    ),
 }
 
-#: Every problem code, the rules' included (status 409), with its status and title.
-PROBLEM_TYPES: dict[str, tuple[int, str]] = {
-    **SERVICE_PROBLEMS,
-    **{
-        error.code: (409, error.code.replace("_", " ").capitalize())
-        for error in ALL_RULE_ERRORS
-        if error.code != "invalid_options"
-    },
+#: The rules' refusals of a seat's action (409), beyond the engine's one-line reason.
+_RULE_ADVICE: dict[str, str] = {
+    "game_full": "Every seat is taken: join another game (`GET /api/v1/games?status=waiting`) "
+    "or watch this one without a token.",
+    "game_not_started": "Wait until every seat has joined (`open_seats` is 0 and `status` is "
+    "`setup`), then act.",
+    "game_finished": "The game is over: read its result (`winners`, `rounds`) or its history.",
+    "unknown_seat": _READ_THE_VIEW,
+    "not_your_turn": "Wait for your turn: poll the game (or its events) until `current_seat` "
+    "is your seat (`you`) and `legal_actions` is not empty.",
 }
-TITLES: dict[str, str] = {code: title for code, (_, title) in PROBLEM_TYPES.items()}
-RULE_ERROR_DOCS: dict[str, str] = {
-    error.code: (error.__doc__ or "").strip() for error in ALL_RULE_ERRORS
+RULE_PROBLEMS: dict[str, ProblemType] = {
+    error.code: ProblemType(
+        409,
+        error.code.replace("_", " ").capitalize(),
+        f"The rules refuse this action now: {(error.__doc__ or '').strip()} The game did not "
+        "change.",
+        _RULE_ADVICE.get(error.code, _READ_THE_VIEW),
+    )
+    for error in ALL_RULE_ERRORS
+    if error.code != "invalid_options"  # a create's options are checked as fields first (400)
 }
+
+#: Every problem code the service answers with, the rules' included: the one table.
+PROBLEM_TYPES: dict[str, ProblemType] = {**SERVICE_PROBLEMS, **RULE_PROBLEMS}
+TITLES: dict[str, str] = {code: problem.title for code, problem in PROBLEM_TYPES.items()}
+
+
+def codes_with_status(status: int) -> list[str]:
+    """The problem codes an answer of this status may carry, in the table's order."""
+    return [code for code, problem in PROBLEM_TYPES.items() if problem.status == status]
 
 
 def problem_type(code: str) -> str:

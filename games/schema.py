@@ -13,15 +13,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
-from engine import ALL_RULE_ERRORS, TURN_ACTION_KINDS
+from engine import TURN_ACTION_KINDS
+
+from .problems import TITLES, codes_with_status
 
 PROBLEM_JSON = "application/problem+json"
-LOBBY_CODES = ["game_full", "game_not_started", "game_finished"]
-RULE_CODES = sorted(
-    error.code
-    for error in ALL_RULE_ERRORS
-    if error.code not in {"invalid_options", "spectator_cannot_act", *LOBBY_CODES}
-)
 
 
 class StrictSerializerExtension(OpenApiSerializerExtension):
@@ -43,45 +39,60 @@ class StrictSerializerExtension(OpenApiSerializerExtension):
 # Security requirements (drf-spectacular types `auth` as strings but emits these objects as-is);
 # the SeatToken scheme itself is declared in settings (SPECTACULAR_SETTINGS APPEND_COMPONENTS).
 SEAT_ONLY: Any = [{"SeatToken": []}]
-SEAT_OR_SPECTATOR: Any = [{"SeatToken": []}, {}]
+# Optional authentication (a seat's token, or none for a spectator). `optional_auth_by_default`
+# moves it to the document's default security, which these operations inherit.
+SEAT_OR_SPECTATOR: Any = [{}, {"SeatToken": []}]
 
 
 class ProblemSerializer(serializers.Serializer):
-    """RFC 9457 problem details, with a stable machine `code`."""
+    """RFC 9457 problem details, with a stable machine `code`: `GET /api/v1/problems/{code}`
+    (the `type`) explains each code and says what to do."""
 
-    type = serializers.CharField(help_text="A URI naming the kind of problem.")
-    title = serializers.CharField()
-    status = serializers.IntegerField()
-    detail = serializers.CharField()
+    type = serializers.CharField(
+        help_text="A URI naming the kind of problem: its document, `/api/v1/problems/{code}`."
+    )
+    title = serializers.CharField(help_text="A short summary of the kind of problem.")
+    status = serializers.IntegerField(help_text="The HTTP status, repeated.")
+    detail = serializers.CharField(help_text="What went wrong with this request, for humans.")
     code = serializers.CharField(help_text="Stable machine code: switch on this.")
     errors = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
-        help_text="Field errors of an `invalid_request`, by field name; a nested field by its "
-        "dotted path (`options.end_score`).",
+        help_text="With `invalid_request`: the messages by field name; a nested field by its "
+        "dotted path (`options.end_score`), a header by its name (`If-Match`).",
     )
     current_version = serializers.IntegerField(
         required=False, help_text="With `version_mismatch`: the game's current version."
     )
     retry_after = serializers.IntegerField(
-        required=False, help_text="With `throttled`: seconds to wait."
+        required=False, help_text="With `throttled`: seconds to wait (as `Retry-After`)."
+    )
+    sequence = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="With `invalid_history`: the sequence of the first event that does not "
+        "replay; null when the document's envelope (`format`, `events`...) is at fault.",
+    )
+    rule_code = serializers.CharField(
+        required=False,
+        help_text="With `invalid_history`: why it does not replay, a rule's problem code "
+        "(`not_your_turn`...) or a format code (`malformed_event`, `sequence_gap`...).",
     )
 
 
 def _problem(
-    description: str, codes: list[str], examples: list[OpenApiExample] | None = None
+    description: str, status: int, examples: list[OpenApiExample] | None = None
 ) -> OpenApiResponse:
+    """An error response whose codes (with their titles) come from the problem table."""
+    codes = "; ".join(f"`{code}` ({TITLES[code]})" for code in codes_with_status(status))
     return OpenApiResponse(
         ProblemSerializer,
-        description=f"{description} Codes: {', '.join(f'`{c}`' for c in codes)}.",
+        description=f"{description} Codes: {codes}. `GET /api/v1/problems/{{code}}` explains "
+        "each and says what to do.",
         examples=examples,
     )
 
 
-BAD_REQUEST = _problem("The request is malformed or a field is not valid.", ["invalid_request"])
-UNAUTHORIZED = _problem("No seat token, or not a seat of this game.", ["invalid_token"])
-FORBIDDEN = _problem("The seat token may not do this (another seat's token).", ["forbidden"])
-NOT_FOUND = _problem("There is no such game.", ["game_not_found"])
 NOT_YOUR_TURN_EXAMPLE = OpenApiExample(
     "not_your_turn",
     summary="Not your turn",
@@ -94,34 +105,35 @@ NOT_YOUR_TURN_EXAMPLE = OpenApiExample(
     },
 )
 
-
-CONFLICT = _problem(
-    "The request is well-formed but the game's state refuses it.",
-    ["concurrent_update", *LOBBY_CODES, *RULE_CODES],
-    examples=[NOT_YOUR_TURN_EXAMPLE],
-)
-PRECONDITION_FAILED = _problem("`If-Match` named an older version.", ["version_mismatch"])
-UNPROCESSABLE = _problem(
-    "The `Idempotency-Key` was used for another request.", ["idempotency_key_reused"]
-)
-THROTTLED = _problem("Too many requests; see `Retry-After`.", ["throttled"])
-TOO_LARGE = _problem("The request body is too large.", ["payload_too_large"])
+#: Every documented error response, by status.
+ERROR_RESPONSES: dict[int, OpenApiResponse] = {
+    400: _problem("The request is malformed or a field, parameter or header is not valid.", 400),
+    401: _problem("No seat token, or not a seat of this game.", 401),
+    403: _problem("The seat token may not do this (another seat's token).", 403),
+    404: _problem("There is no such game (or resource).", 404),
+    405: _problem("The path does not take this method (see `Allow`).", 405),
+    406: _problem("`Accept` names no media type this operation answers with.", 406),
+    409: _problem(
+        "The request is well-formed but the game's state refuses it.",
+        409,
+        examples=[NOT_YOUR_TURN_EXAMPLE],
+    ),
+    412: _problem("`If-Match` named another version than the game's.", 412),
+    413: _problem("The request body is too large.", 413),
+    415: _problem("The request body is not JSON (`Content-Type`).", 415),
+    422: _problem("The `Idempotency-Key` was used for another request.", 422),
+    429: _problem("Too many requests; see `Retry-After`.", 429),
+}
+#: What any operation may answer: another method on its path, an `Accept` it cannot satisfy, a
+#: body over the limit (checked before any view runs), the rate limit.
+ANY_OPERATION = (405, 406, 413, 429)
 
 
 def problems(*statuses: int) -> dict[Any, Any]:
-    """Error responses for an operation, as application/problem+json."""
-    table = {
-        400: BAD_REQUEST,
-        401: UNAUTHORIZED,
-        403: FORBIDDEN,
-        404: NOT_FOUND,
-        409: CONFLICT,
-        412: PRECONDITION_FAILED,
-        413: TOO_LARGE,
-        422: UNPROCESSABLE,
-        429: THROTTLED,
-    }
-    return {(status, PROBLEM_JSON): table[status] for status in (*statuses, 429)}
+    """Error responses for an operation, as application/problem+json: the given statuses and
+    those of `ANY_OPERATION`."""
+    wanted = sorted({*statuses, *ANY_OPERATION})
+    return {(status, PROBLEM_JSON): ERROR_RESPONSES[status] for status in wanted}
 
 
 ETAG = OpenApiParameter(
@@ -155,15 +167,32 @@ IF_MATCH = OpenApiParameter(
     "If-Match",
     {"type": "string", "pattern": r'^[ \t]*(\*|(W/)?"?[0-9]{1,12}"?)[ \t]*$'},
     OpenApiParameter.HEADER,
-    description='Act only if the game is still at this version (`"12"`); else 412.',
+    description="Act only if the game is still at this version; else 412 `version_mismatch` "
+    "and nothing is done. The version is the `ETag` of your last answer, best sent as it came: "
+    '`"12"`. Also accepted, all meaning version 12: unquoted `12`, weak `W/"12"` (compared '
+    "like a strong one) and spaces or tabs around. One version only (no list); 1 to 12 ASCII "
+    "digits. `*` (or no header) sets no condition. Anything else is a 400 `invalid_request` "
+    "(`errors.If-Match`).",
 )
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     {"type": "string", "pattern": r"^[ \t]*[!-~]([ -~]{0,253}[!-~])?[ \t]*$"},
     OpenApiParameter.HEADER,
-    description="A unique key (1 to 255 visible ASCII characters, spaces inside allowed) "
-    "making a retry safe: a retried request with the same key and body gets the first answer "
-    "and acts once.",
+    description="A unique key (1 to 255 visible ASCII characters, spaces inside allowed; "
+    "spaces or tabs around are ignored) making a retry safe: a retried request with the same "
+    "key and the same action gets the first answer (with `Idempotent-Replayed: true`) and acts "
+    "once; the same key with another action is refused (422 `idempotency_key_reused`). A key "
+    "belongs to one seat of one game: another seat, or another game, may use the same key for "
+    "its own request. The first answer is kept as long as the game exists (it never expires), "
+    "so a key can be retried at any time but never reused for a new action.",
+)
+IDEMPOTENT_REPLAYED = OpenApiParameter(
+    "Idempotent-Replayed",
+    {"type": "string", "enum": ["true"]},
+    OpenApiParameter.HEADER,
+    description="`true` when this answer is the stored first answer to an earlier request "
+    "with the same `Idempotency-Key` (nothing was done this time); absent otherwise.",
+    response=[200],
 )
 GAME_ID = OpenApiParameter(
     "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The game's id."
@@ -312,4 +341,27 @@ def require_action_bodies(
         schema = body.get("content", {}).get("application/json", {}).get("schema")
         if schema == {"$ref": "#/components/schemas/LegalAction"}:
             body["required"] = True
+    return result
+
+
+def optional_auth_by_default(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: optional authentication as the document's default.
+
+    openapi-python-client 0.29 makes any operation with a non-empty `security` take an
+    `AuthenticatedClient` only, even `[{}, {SeatToken: []}]`, so a spectator's plain `Client`
+    does not type-check. It reads the operation's own `security` only; so the operations with
+    optional authentication declare none and inherit the root's `[{}, {SeatToken: []}]` (the
+    same meaning by OpenAPI's rules), and the public ones say `security: []` explicitly.
+    """
+    for item in result.get("paths", {}).values():
+        for method, operation in item.items():
+            if method not in _METHODS:
+                continue
+            if operation.get("security") == SEAT_OR_SPECTATOR:
+                del operation["security"]
+            else:
+                operation.setdefault("security", [])
+    result["security"] = SEAT_OR_SPECTATOR
     return result

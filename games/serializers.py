@@ -5,7 +5,6 @@ Inputs refuse unknown fields, so a misspelt field is an error rather than silent
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
@@ -14,9 +13,10 @@ from rest_framework import serializers
 from engine import POSITION_KINDS, TURN_ACTION_KINDS
 from engine.options import DEFAULT_END_SCORE, MAX_SEATS, MIN_SEATS
 
+from .names import MAX_NAME_LENGTH, NAME_PATTERN, is_valid_name, normalized_name
+
 MAX_SEED = 2**63 - 1
 MAX_END_SCORE = 100_000
-MAX_NAME_LENGTH = 40
 
 
 class StrictSerializer(serializers.Serializer):
@@ -91,31 +91,31 @@ class CreateGameSerializer(StrictSerializer):
     )
 
 
-def _printable(value: str) -> str:
-    value = unicodedata.normalize("NFC", value).strip()
-    if any(unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"} for ch in value):
-        raise serializers.ValidationError("Names hold printable characters only.")
-    return value
+@extend_schema_field(
+    {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH, "pattern": NAME_PATTERN}
+)
+class NameField(StrictCharField):
+    """A player's name: the schema carries the rule's pattern (games.names)."""
 
 
 class JoinSerializer(StrictSerializer):
     """A player taking the next open seat."""
 
-    name = StrictCharField(
+    name = NameField(
         min_length=1,
         max_length=MAX_NAME_LENGTH,
-        help_text="The player's display name (printable characters).",
+        trim_whitespace=False,  # the rule applies to the name as sent (games.names)
+        help_text="The player's display name: 1 to 40 characters, printable (no control, "
+        "format, private-use or unassigned character, no line break), not only spaces. It is "
+        "stored normalized (NFC) without the spaces around it.",
     )
 
     def validate_name(self, value: str) -> str:
-        value = _printable(value)
-        if not value:
-            raise serializers.ValidationError("This field may not be blank.")
-        if len(value) > MAX_NAME_LENGTH:  # NFC can lengthen a name (U+FB2C is 3 code points)
+        if not is_valid_name(value):
             raise serializers.ValidationError(
-                f"Ensure this field has no more than {MAX_NAME_LENGTH} characters."
+                "Names hold 1 to 40 printable characters, not only spaces."
             )
-        return value
+        return normalized_name(value)
 
 
 class PositionSerializer(StrictSerializer):
@@ -152,6 +152,7 @@ CELL_STATES = ["face_down", "face_up", "removed"]
 CARD_SOURCES = ["deck", "discard"]
 ACTION_KINDS = list(TURN_ACTION_KINDS)
 HISTORY_FORMATS = ["skyjo-history"]
+HISTORY_FORMAT_VERSIONS = [(1, "1")]
 
 # Output shapes. Responses are built by `games.presenters` as plain data in exactly these
 # shapes (rendering 96 nested cells through serializers would dominate a turn's cost); tests
@@ -374,7 +375,9 @@ class HistorySerializer(serializers.Serializer):
     """A complete game log, format `skyjo-history` version 1 (see the README)."""
 
     format = serializers.ChoiceField(choices=HISTORY_FORMATS)
-    format_version = serializers.IntegerField(help_text="1")
+    format_version = serializers.ChoiceField(
+        choices=HISTORY_FORMAT_VERSIONS, help_text="The version of the format: always 1."
+    )
     game = HistoryGameSerializer()
     events = HistoryEventSerializer(many=True)
 

@@ -4,6 +4,7 @@ from . import history_views, meta_views, views
 
 urlpatterns = [
     path("rules", meta_views.RulesView.as_view(), name="rules"),
+    path("problems", meta_views.ProblemIndexView.as_view(), name="problem-types"),
     path("problems/<str:code>", meta_views.ProblemTypeView.as_view(), name="problem-type"),
     path("games", views.GameListView.as_view(), name="games"),
     path("games/import", history_views.ImportView.as_view(), name="import"),

@@ -31,6 +31,7 @@ from .schema import (
     ETAG,
     GAME_ID,
     IDEMPOTENCY_KEY,
+    IDEMPOTENT_REPLAYED,
     IF_MATCH,
     IF_NONE_MATCH,
     JOIN_EXAMPLE,
@@ -124,7 +125,7 @@ class GameListView(APIView):
         request=CreateGameSerializer,
         examples=[CREATE_EXAMPLE],
         parameters=[ETAG, LOCATION, RETRY_AFTER],
-        responses={201: GameSerializer, **problems(400, 413)},
+        responses={201: GameSerializer, **problems(400, 413, 415)},
     )
     def post(self, request: Request) -> Response:
         form = CreateGameSerializer(data=request.data)
@@ -157,7 +158,9 @@ class GameDetailView(APIView):
                 whole_number(1),
                 description="Replay: the game as it was just after event `at` (1 to `version`), "
                 "seen by the caller. For a finished game everything is shown, face-down cards "
-                "included. Such answers carry no ETag.",
+                "included. Such answers carry no ETag. An `at` past the game's `version` is "
+                "refused with 400 `invalid_request`, `errors.at` naming the largest valid value "
+                "(the game's `version`; read it from the game or its `ETag`).",
             ),
             IF_NONE_MATCH,
             ETAG,
@@ -207,7 +210,7 @@ class JoinView(APIView):
         request=JoinSerializer,
         examples=[JOIN_EXAMPLE],
         parameters=[GAME_ID, ETAG, RETRY_AFTER],
-        responses={201: JoinedSerializer, **problems(400, 404, 409, 413)},
+        responses={201: JoinedSerializer, **problems(400, 404, 409, 413, 415)},
     )
     def post(self, request: Request, game_id: str) -> Response:
         form = JoinSerializer(data=request.data)
@@ -251,7 +254,7 @@ class RotateTokenView(APIView):
         auth=SEAT_ONLY,
         request=None,
         parameters=[GAME_ID, SEAT, RETRY_AFTER],
-        responses={200: SeatTokenSerializer, **problems(400, 401, 403, 404, 413)},
+        responses={200: SeatTokenSerializer, **problems(400, 401, 403, 404, 413, 415)},
     )
     def post(self, request: Request, game_id: str, seat: int) -> Response:
         credential = seat_credential(request)
@@ -305,8 +308,8 @@ def _action_schema(
             auth=SEAT_ONLY,
             request=request,
             examples=examples,
-            parameters=[GAME_ID, IF_MATCH, IDEMPOTENCY_KEY, ETAG, RETRY_AFTER],
-            responses={200: GameSerializer, **problems(400, 401, 404, 409, 412, 413, 422)},
+            parameters=[GAME_ID, IF_MATCH, IDEMPOTENCY_KEY, ETAG, IDEMPOTENT_REPLAYED, RETRY_AFTER],
+            responses={200: GameSerializer, **problems(400, 401, 404, 409, 412, 413, 415, 422)},
         )
     )
 

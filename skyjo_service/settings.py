@@ -241,6 +241,7 @@ SPECTACULAR_SETTINGS = {
             f"{''.join(part.capitalize() for part in kind.split('_'))}ActionKind": [kind]
             for kind in TURN_ACTION_KINDS
         },
+        "HistoryFormatVersion": "games.serializers.HISTORY_FORMAT_VERSIONS",
     },
     "APPEND_COMPONENTS": {"securitySchemes": {"SeatToken": SEAT_TOKEN_SCHEME}},
     # OpenAPI links (create -> join -> act...), after the enum hook.
@@ -248,6 +249,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.schema.add_links",
         "games.schema.require_action_bodies",
+        "games.schema.optional_auth_by_default",
     ],
     "TAGS": [
         {"name": "lobby", "description": "Create, find, join and read games."},

@@ -132,7 +132,12 @@ def test_turns_document_conditional_and_idempotent_headers(schema: dict[str, Any
 
 def test_spectators_may_read_a_game_without_a_token(schema: dict[str, Any]) -> None:
     get_game = schema["paths"]["/api/v1/games/{game_id}"]["get"]
-    assert {} in get_game["security"] and {"SeatToken": []} in get_game["security"]
+    # Optional authentication is the document's default, inherited (games.schema
+    # optional_auth_by_default); every other operation states its own.
+    assert "security" not in get_game
+    assert schema["security"] == [{}, {"SeatToken": []}]
+    public = schema["paths"]["/api/v1/games"]["post"]
+    assert public["security"] == []
     assert schema["components"]["securitySchemes"]["SeatToken"]["scheme"] == "bearer"
     headers = {p["name"] for p in get_game["parameters"] if p["in"] == "header"}
     assert "If-None-Match" in headers and "304" in get_game["responses"]

@@ -224,8 +224,7 @@ def test_errors_are_generated_problem_models(python_client: ModuleType, live_ser
     assert again.parsed.version == first.parsed.version == view.version + 1
     assert first.parsed.held_card is not None and first.parsed.held_card.value is not None
 
-    # Spectators: the same game without a token (a plain Client works at run time, although
-    # the generated signature asks for an AuthenticatedClient) hides the drawn card.
+    # Spectators: the same game without a token (a plain Client) hides the drawn card.
     spectator = get_game.sync(game.id, client=lobby)
     assert isinstance(spectator, Game)
     assert spectator.you is None and spectator.legal_actions == []
@@ -235,3 +234,40 @@ def test_errors_are_generated_problem_models(python_client: ModuleType, live_ser
     page = list_games.sync(client=lobby, status=ListGamesStatus.PLAYING, limit=100)
     assert isinstance(page, GameList)
     assert game.id in {summary.id for summary in page.results}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_plain_client_watches_and_a_seat_client_plays(
+    python_client: ModuleType, live_server: Any
+) -> None:
+    """Optional authentication: `get_game` and `list_events` take a plain `Client` (the
+    spectator's view and feed) as well as an `AuthenticatedClient` (the seat's)."""
+    from skyjo_service_api_client import AuthenticatedClient, Client
+    from skyjo_service_api_client.api.history import list_events
+    from skyjo_service_api_client.api.lobby import create_game, get_game, join_game
+    from skyjo_service_api_client.models import (
+        CreateGameRequest,
+        EventFeed,
+        Game,
+        Joined,
+        JoinRequest,
+    )
+
+    spectator = Client(base_url=live_server.url, raise_on_unexpected_status=True)
+    game = create_game.sync(client=spectator, body=CreateGameRequest(seats=2, seed=3))
+    assert isinstance(game, Game)
+    joined = [join_game.sync(game.id, client=spectator, body=JoinRequest(name=n)) for n in "AB"]
+    assert isinstance(joined[0], Joined) and isinstance(joined[1], Joined)
+    seat = AuthenticatedClient(base_url=live_server.url, token=joined[0].token)
+
+    watched = get_game.sync(game.id, client=spectator)
+    assert isinstance(watched, Game)
+    assert watched.you is None and watched.legal_actions == []
+    mine = get_game.sync(game.id, client=seat)
+    assert isinstance(mine, Game)
+    assert mine.you == 0 and mine.legal_actions
+
+    feed = list_events.sync(game.id, client=spectator)
+    assert isinstance(feed, EventFeed)
+    assert feed.version == watched.version
+    assert [event.sequence for event in feed.events] == list(range(1, feed.version + 1))
