@@ -32,22 +32,24 @@ from typing import TypeVar
 try:
     from skyjo_service_api_client import AuthenticatedClient, Client
     from skyjo_service_api_client.api.lobby import create_game, get_game, join_game
-    from skyjo_service_api_client.api.turns import discard, draw, replace, reveal, take_discard
+    from skyjo_service_api_client.api.turns import act
     from skyjo_service_api_client.models import (
-        ActionKind,
         Cell,
         CellState,
         CreateGameRequest,
+        DiscardAction,
+        DrawAction,
         Game,
         GameStatus,
         Joined,
         JoinRequest,
-        LegalAction,
         OptionsRequest,
-        PositionRequest,
         Problem,
+        ReplaceAction,
+        RevealAction,
+        TakeDiscardAction,
     )
-    from skyjo_service_api_client.types import UNSET, Response, Unset
+    from skyjo_service_api_client.types import UNSET, Response
 except ImportError as error:  # pragma: no cover - a message for people running the example
     raise SystemExit(
         f"{error}: generate the client first (see examples/README.md), e.g.\n"
@@ -57,6 +59,9 @@ except ImportError as error:  # pragma: no cover - a message for people running 
     ) from error
 
 T = TypeVar("T")
+A = TypeVar("A", DiscardAction, DrawAction, ReplaceAction, RevealAction, TakeDiscardAction)
+#: One of a view's `legal_actions`: a typed model per kind, sent as it is to `act`.
+LegalAction = DiscardAction | DrawAction | ReplaceAction | RevealAction | TakeDiscardAction
 
 #: Problems that mean "your copy of the game is stale": read it again and choose again.
 STALE = {"not_your_turn", "concurrent_update", "version_mismatch"}
@@ -94,31 +99,31 @@ def choose(game: Game) -> LegalAction:
     legal = game.legal_actions
     if not legal or not isinstance(game.you, int):
         raise ValueError("this seat has nothing to do")
-    kinds = {a.action for a in legal}
     grid = game.players[game.you].grid
 
-    if ActionKind.DRAW in kinds:
+    draw = _first(legal, DrawAction)
+    if draw is not None:
         top = game.discard_top
         wanted = top is not None and placement(grid, top, must=False) is not None
-        if wanted and ActionKind.TAKE_DISCARD in kinds:
-            return _find(legal, ActionKind.TAKE_DISCARD)
-        return _find(legal, ActionKind.DRAW)
+        take = _first(legal, TakeDiscardAction)
+        return take if wanted and take is not None else draw
 
     held = game.held_card
-    if held is not None and held.value is not None and ActionKind.REPLACE in kinds:
-        place = placement(grid, held.value, must=ActionKind.DISCARD not in kinds)
-        if place is not None and _has(legal, ActionKind.REPLACE, *place):
-            return _find(legal, ActionKind.REPLACE, *place)
-        if ActionKind.DISCARD in kinds:
-            return _find(legal, ActionKind.DISCARD)
+    replaces = {(a.column, a.row): a for a in legal if isinstance(a, ReplaceAction)}
+    discard = _first(legal, DiscardAction)
+    if held is not None and held.value is not None and replaces:
+        place = placement(grid, held.value, must=discard is None)
+        if place in replaces:
+            return replaces[place]
+        if discard is not None:
+            return discard
 
-    reveals = [a for a in legal if a.action == ActionKind.REVEAL]
+    reveals = [a for a in legal if isinstance(a, RevealAction)]
     if reveals:
 
-        def shown(action: LegalAction) -> tuple[int, int, int]:
-            column, row = _position(action)
-            up = sum(1 for cell in grid[column] if cell.state == CellState.FACE_UP)
-            return up, column, row
+        def shown(action: RevealAction) -> tuple[int, int, int]:
+            up = sum(1 for cell in grid[action.column] if cell.state == CellState.FACE_UP)
+            return up, action.column, action.row
 
         return min(reveals, key=shown)
     return legal[0]
@@ -155,26 +160,9 @@ def placement(grid: Sequence[Sequence[Cell]], value: int, *, must: bool) -> tupl
     return None
 
 
-def _position(action: LegalAction) -> tuple[int, int]:
-    if isinstance(action.column, Unset) or isinstance(action.row, Unset):
-        raise ValueError(f"{action.action} has no position")
-    return action.column, action.row
-
-
-def _has(legal: Sequence[LegalAction], kind: ActionKind, column: int, row: int) -> bool:
-    return any(a.action == kind and _position(a) == (column, row) for a in legal)
-
-
-def _find(
-    legal: Sequence[LegalAction],
-    kind: ActionKind,
-    column: int | None = None,
-    row: int | None = None,
-) -> LegalAction:
-    for action in legal:
-        if action.action == kind and (column is None or _position(action) == (column, row)):
-            return action
-    raise ValueError(f"{kind} is not legal now")
+def _first(legal: Sequence[LegalAction], kind: type[A]) -> A | None:
+    """The first legal action of that kind, if one is legal now."""
+    return next((action for action in legal if isinstance(action, kind)), None)
 
 
 # -- talking to the service ------------------------------------------------------------------
@@ -230,25 +218,12 @@ class Seat:
         return self.view
 
     def act(self, game_id: uuid.UUID, action: LegalAction) -> Game:
-        """Send one legal action, only if the game is still at the version we chose it from."""
+        """Send one legal action as it is listed, only if the game is still at the version we
+        chose it from."""
         client, version = self.client, f'"{self.view.version}"'
-        game: Game
-        if action.action in (ActionKind.REVEAL, ActionKind.REPLACE):
-            column, row = _position(action)
-            body = PositionRequest(column=column, row=row)
-            positioned = reveal if action.action == ActionKind.REVEAL else replace
-            game = call(
-                lambda: positioned.sync_detailed(
-                    game_id, client=client, body=body, if_match=version
-                )
-            )
-        else:
-            plain = {
-                ActionKind.DRAW: draw,
-                ActionKind.TAKE_DISCARD: take_discard,
-                ActionKind.DISCARD: discard,
-            }[action.action]
-            game = call(lambda: plain.sync_detailed(game_id, client=client, if_match=version))
+        game = call(
+            lambda: act.sync_detailed(game_id, client=client, body=action, if_match=version)
+        )
         self.view, self.etag = game, f'"{game.version}"'
         return game
 

@@ -11,7 +11,7 @@ export type Schemas = components["schemas"];
 export type Game = Schemas["Game"];
 export type Joined = Schemas["Joined"];
 export type LegalAction = Schemas["LegalAction"];
-export type ActionKind = Schemas["ActionKind"];
+export type ActionKind = LegalAction["action"];
 export type Problem = Schemas["Problem"];
 
 type Method = "get" | "post";
@@ -39,24 +39,18 @@ export type Query<P extends keyof paths, M extends Method> =
 
 export type CreateGameRequest = RequestBody<"/api/v1/games", "post">;
 export type JoinRequest = RequestBody<"/api/v1/games/{game_id}/players", "post">;
-export type PositionRequest = RequestBody<"/api/v1/games/{game_id}/actions/reveal", "post">;
 export type GameList = Answer<"/api/v1/games", "get">;
 export type ListGamesQuery = Query<"/api/v1/games", "get">;
 
-/** The path of each turn action; `satisfies` checks every kind has one and every path exists. */
-export const ACTION_PATHS = {
-  reveal: "/api/v1/games/{game_id}/actions/reveal",
-  draw: "/api/v1/games/{game_id}/actions/draw",
-  take_discard: "/api/v1/games/{game_id}/actions/take-discard",
-  replace: "/api/v1/games/{game_id}/actions/replace",
-  discard: "/api/v1/games/{game_id}/actions/discard",
-} as const satisfies Record<ActionKind, keyof paths>;
-
-type ActionPath = (typeof ACTION_PATHS)[ActionKind];
-/** Each action answers the acting seat's new view; this fails to compile if one does not. */
-type ActionAnswer = Answer<ActionPath, "post">;
-const actionsAnswerGames: [ActionAnswer] extends [Game] ? true : never = true;
-void actionsAnswerGames;
+/** Where any legal action is sent as it is listed; its body is exactly a `LegalAction`. */
+const ACTIONS_PATH = "/api/v1/games/{game_id}/actions" satisfies keyof paths;
+/** Fails to compile unless the endpoint takes a legal action and answers the seat's view. */
+const actionsTakeLegalActions: [RequestBody<typeof ACTIONS_PATH, "post">] extends [LegalAction]
+  ? [Answer<typeof ACTIONS_PATH, "post">] extends [Game]
+    ? true
+    : never
+  : never = true;
+void actionsTakeLegalActions;
 
 /** An error answer of the service: an RFC 9457 problem with a stable `code`. */
 export class ProblemError extends Error {
@@ -130,11 +124,7 @@ export class SkyjoClient {
     if (conditions.idempotencyKey !== undefined) {
       headers["Idempotency-Key"] = conditions.idempotencyKey;
     }
-    const path = gamePath(ACTION_PATHS[action.action], gameId);
-    if (action.action === "reveal" || action.action === "replace") {
-      return this.send("POST", path, positionOf(action), headers);
-    }
-    return this.send("POST", path, undefined, headers);
+    return this.send("POST", gamePath(ACTIONS_PATH, gameId), action, headers);
   }
 
   private async send<T>(
@@ -167,13 +157,6 @@ function isProblem(data: unknown): data is Problem {
   return typeof data === "object" && data !== null && "code" in data && "status" in data;
 }
 
-function positionOf(action: LegalAction): PositionRequest {
-  if (action.column === undefined || action.row === undefined) {
-    throw new Error(`${action.action} needs a column and a row`);
-  }
-  return { column: action.column, row: action.row };
-}
-
 /** A low card (this or less) is worth placing on a face-down card. */
 const LOW_CARD = 3;
 
@@ -191,9 +174,7 @@ export function chooseAction(
   const grid = game.you === null ? undefined : game.players[game.you]?.grid;
   if (held !== null && grid !== undefined) {
     const worthIt = (action: LegalAction): boolean => {
-      if (action.action !== "replace" || action.column === undefined || action.row === undefined) {
-        return false;
-      }
+      if (action.action !== "replace") return false;
       const cell = grid[action.column]?.[action.row];
       if (cell === undefined || cell.state === "removed") return false;
       return cell.state === "face_down" ? held <= LOW_CARD : (cell.value ?? held) > held;
