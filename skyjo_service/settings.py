@@ -12,6 +12,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from engine import EVENT_TYPES
+
 from .env import env_bool, env_int, env_list
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -227,6 +229,8 @@ SPECTACULAR_SETTINGS = {
         "CardSource": "games.serializers.CARD_SOURCES",
         "ActionKind": "games.serializers.ACTION_KINDS",
         "HistoryFormat": "games.serializers.HISTORY_FORMATS",
+        # The `type` of each event's schema (games.event_shapes): an enum of one value.
+        **{f"{name}EventType": [name] for name in EVENT_TYPES},
     },
     "APPEND_COMPONENTS": {"securitySchemes": {"SeatToken": SEAT_TOKEN_SCHEME}},
     # OpenAPI links (create -> join -> act...), after the enum hook.
