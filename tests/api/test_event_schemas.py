@@ -22,37 +22,20 @@ from jsonschema import Draft202012Validator
 from rest_framework.test import APIClient
 
 from engine import (
-    DRAW,
     EVENT_TYPES,
-    Action,
-    Event,
-    GreedyPlayer,
-    Join,
-    Options,
-    Replace,
-    SeededShuffler,
-    act,
-    create_game,
     event_for_viewer,
     event_to_data,
     event_type,
-    replay,
-    seats_to_act,
-    view,
 )
 from engine.events import UPCASTERS
-from engine.view import FACE_UP, GameView
 
+from .every_event import END_SCORE, SEATS, SEED, Plan, game_plan
 from .support import GAMES, bearer, start_game
 from .support import act as act_over_http
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = yaml.safe_load((ROOT / "openapi.yaml").read_text())
 COMPONENTS = SCHEMA["components"]["schemas"]
-SEATS = 4
-#: With this seed and end score the game below has two rounds, a reshuffle and every event
-#: type (found by playing it on the engine; the test checks it still does).
-SEED, END_SCORE = 40, 40
 REDACTED = {"RoundDealt", "DrawPileReshuffled"}
 
 
@@ -110,47 +93,14 @@ def payload_shapes(member: str) -> list[str]:
     return [ref["$ref"].rsplit("/", 1)[1] for ref in refs]
 
 
-# A game with every event type: stall in round 1 until the draw pile runs out, then greedy
-
-
-def stalling_choice(state_view: GameView, greedy: GreedyPlayer) -> Action:
-    """Draw and put the card on a face-up one: the round goes on until the pile runs out."""
-    if DRAW in state_view.legal_actions:
-        return DRAW
-    assert state_view.you is not None
-    for column, cells in enumerate(state_view.players[state_view.you].grid):
-        for row, cell in enumerate(cells):
-            if cell.state == FACE_UP and Replace(column, row) in state_view.legal_actions:
-                return Replace(column, row)
-    return greedy.choose(state_view)
-
-
-def game_plan(seed: int = SEED, end_score: int = END_SCORE) -> tuple[list[Any], list[Event]]:
-    """The actions (seat, action) of the game, played on the engine, and its events."""
-    shuffler = SeededShuffler(seed)
-    events = create_game(SEATS, Options(end_score, True))
-    state = replay(events)
-    for seat in range(SEATS):
-        new, state = act(state, None, Join(f"Player {seat}"), shuffler)
-        events += new
-    greedy, actions = GreedyPlayer(), []
-    while state.phase != "finished":
-        seat = seats_to_act(state)[0]
-        seen = view(state, seat)
-        stalling = state.round == 1 and state.reshuffles == 0 and state.phase == "playing"
-        action = stalling_choice(seen, greedy) if stalling else greedy.choose(seen)
-        new, state = act(state, seat, action, shuffler)
-        events += new
-        actions.append((seat, action))
-    return actions, events
-
-
 @pytest.fixture(scope="module")
-def plan() -> tuple[list[Any], list[Event]]:
-    actions, events = game_plan()
+def plan() -> Plan:
+    """A 4-seat game with every event type (tests/api/every_event.py)."""
+    planned = game_plan()
+    events = planned.events
     assert {event_type(e) for e in events} == set(EVENT_TYPES)
     assert sum(1 for e in events if event_type(e) == "RoundEnded") == 2
-    return actions, events
+    return planned
 
 
 # Every type and field has a described schema
@@ -187,10 +137,10 @@ def test_the_feed_and_the_history_are_discriminated_by_type() -> None:
             assert COMPONENTS[type_ref.rsplit("/", 1)[1]]["enum"] == [name]
 
 
-def test_each_redaction_has_its_shape(plan: tuple[list[Any], list[Event]]) -> None:
+def test_each_redaction_has_its_shape(plan: Plan) -> None:
     """Where `event_for_viewer` changes a payload's fields the feed offers a `...Redacted`
     shape with exactly those fields; where it hides a value, the value is nullable."""
-    _, events = plan
+    events = plan.events
     first = {event_type(e): e for e in reversed(events)}
     for name, event in first.items():
         full = event_to_data(event)
@@ -267,10 +217,8 @@ def check_every_viewer(
 
 
 @pytest.mark.django_db
-def test_a_four_seat_games_events_match_their_schemas(
-    api: APIClient, plan: tuple[list[Any], list[Event]]
-) -> None:
-    actions, events = plan
+def test_a_four_seat_games_events_match_their_schemas(api: APIClient, plan: Plan) -> None:
+    actions, events = plan.actions, plan.events
     game_id, tokens = start_game(api, SEATS, seed=SEED, end_score=END_SCORE)
     for seat, action in actions[:-1]:
         act_over_http(api, game_id, tokens[seat], action)
@@ -294,11 +242,14 @@ def test_a_four_seat_games_events_match_their_schemas(
 
 
 def test_the_schema_1_fixtures_validate_as_history_items() -> None:
-    """Old history files (schema 1 payloads) are valid import bodies and history items."""
+    """Old history files (schema 1 payloads) are valid import bodies, and their events valid
+    history items (a history shows stored events as they were stored)."""
     for fixture in ("history_gamecreated_schema1.json", "history_closer_schema1.json"):
         document = json.loads((ROOT / "tests" / "fixtures" / fixture).read_text())
         assert_valid("HistoryRequest", document)
         for event in document["events"]:
-            assert_valid("HistoryEvent", event)
-            if event["schema_version"] < EVENT_TYPES[event["type"]].SCHEMA_VERSION:
-                assert_valid(f"{event['type']}Schema{event['schema_version']}", event["data"])
+            name, version = event["type"], event["schema_version"]
+            if version < EVENT_TYPES[name].SCHEMA_VERSION:
+                assert_valid(f"{name}HistoryEvent", event)
+                assert_valid(f"{name}Schema{version}", event["data"])
+                assert not valid(name, event["data"])
