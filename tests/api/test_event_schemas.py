@@ -86,6 +86,11 @@ def assert_valid(component: str, instance: Any) -> None:
     assert not errors, f"{component}: {errors[0].message} in {instance}"
 
 
+def nullable(schema: dict[str, Any]) -> bool:
+    """Whether a property admits null, as OpenAPI 3.0 (`nullable`) or 3.1 (a type list) says."""
+    return schema.get("nullable") is True or "null" in schema.get("type", [])
+
+
 def payload_shapes(member: str) -> list[str]:
     """The component names a member's `data` may take (a $ref, or a oneOf of them)."""
     data = COMPONENTS[member]["properties"]["data"]
@@ -153,7 +158,7 @@ def test_each_redaction_has_its_shape(plan: Plan) -> None:
                 assert set(COMPONENTS[f"{name}Redacted"]["properties"]) == set(seen)
             for field, value in seen.items():
                 if value is None and full.get(field) is not None:
-                    assert COMPONENTS[name]["properties"][field]["nullable"] is True
+                    assert nullable(COMPONENTS[name]["properties"][field]), f"{name}.{field}"
     assert {name for name in EVENT_TYPES if len(payload_shapes(f"{name}Event")) > 1} == REDACTED
 
 
