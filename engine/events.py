@@ -130,24 +130,30 @@ class TurnPassed:
 
 @dataclass(frozen=True, slots=True)
 class FinalTurnsBegan:
-    """`closer` ended a turn with no face-down card: each other seat plays once more (R10)."""
+    """`closer_seat` ended a turn with no face-down card: each other seat plays once more (R10).
 
-    closer: int
-    SCHEMA_VERSION: ClassVar[int] = 1
+    Schema 2 renamed schema 1's `closer` to `closer_seat`, the name the views use.
+    """
+
+    closer_seat: int
+    SCHEMA_VERSION: ClassVar[int] = 2
 
 
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
-    """The round is scored (R10, R11). `grids` are after the final reveal (None = removed)."""
+    """The round is scored (R10, R11). `grids` are after the final reveal (None = removed).
+
+    Schema 2 renamed schema 1's `closer` to `closer_seat`, the name the views use.
+    """
 
     round: int
-    closer: int
+    closer_seat: int
     grids: tuple[FinalGrid, ...]
     raw_scores: tuple[int, ...]
     round_scores: tuple[int, ...]
     closer_doubled: bool
     totals: tuple[int, ...]
-    SCHEMA_VERSION: ClassVar[int] = 1
+    SCHEMA_VERSION: ClassVar[int] = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,15 +240,27 @@ Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 def _game_created_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
-    """Schema 1 had the options at the top level; schema 2 nests them."""
+    """Schema 1 had the options at the top level; schema 2 nests them. A schema-1 payload
+    that already holds `options` is no schema-1 payload (the nested one would be lost)."""
+    if "options" in data:
+        raise ValueError("a GameCreated schema 1 payload has its options at the top level")
     rest = {key: value for key, value in data.items() if key not in {"end_score", "closer_penalty"}}
     options = {key: data[key] for key in ("end_score", "closer_penalty") if key in data}
     return {**rest, "options": options}
 
 
+def _closer_renamed(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 named the closing seat `closer`; schema 2 calls it `closer_seat`, as views do."""
+    if "closer_seat" in data:
+        raise ValueError("a schema 1 payload names the closer `closer`")
+    return {("closer_seat" if key == "closer" else key): value for key, value in data.items()}
+
+
 #: (type name, stored version) -> function turning that payload into version + 1.
 UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("GameCreated", 1): _game_created_v1_to_v2,
+    ("FinalTurnsBegan", 1): _closer_renamed,
+    ("RoundEnded", 1): _closer_renamed,
 }
 
 #: Payload fields that are richer than plain data, and how to rebuild them.

@@ -154,7 +154,7 @@ def _turn_passed(s: GameState, e: TurnPassed) -> None:
 
 
 def _final_turns_began(s: GameState, e: FinalTurnsBegan) -> None:
-    s.closer = e.closer
+    s.closer = e.closer_seat
     s.final_turns_left = s.seats - 1
 
 
@@ -174,9 +174,11 @@ def _round_ended(s: GameState, e: RoundEnded) -> None:
     s.totals = e.totals
     s.rounds = (
         *s.rounds,
-        RoundResult(e.round, e.closer, e.grids, e.raw_scores, e.round_scores, e.closer_doubled),
+        RoundResult(
+            e.round, e.closer_seat, e.grids, e.raw_scores, e.round_scores, e.closer_doubled
+        ),
     )
-    s.last_closer = e.closer
+    s.last_closer = e.closer_seat
     s.phase = ROUND_ENDED
     s.current = None
     s.step = CHOOSE

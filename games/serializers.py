@@ -13,6 +13,7 @@ from rest_framework import serializers
 from engine import POSITION_KINDS, TURN_ACTION_KINDS
 from engine.options import DEFAULT_END_SCORE, MAX_SEATS, MIN_SEATS
 
+from .event_shapes import feed_events, history_events
 from .names import MAX_NAME_LENGTH, NAME_PATTERN, is_valid_name, normalized_name
 
 MAX_SEED = 2**63 - 1
@@ -327,26 +328,9 @@ class GameListSerializer(serializers.Serializer):
     results = GameSummarySerializer(many=True)
 
 
-class EventSerializer(serializers.Serializer):
-    sequence = serializers.IntegerField(help_text="1, 2, 3... without gaps.")
-    type = serializers.CharField(help_text="The engine event type, e.g. `CardDrawn`.")
-    at = serializers.DateTimeField(help_text="When it was stored.")
-    data = serializers.DictField(
-        help_text="The payload as the caller may see it: hidden values are null or left out."
-    )
-
-
 class EventFeedSerializer(serializers.Serializer):
-    events = EventSerializer(many=True)
+    events = feed_events(many=True, help_text="Each event as the caller may see it.")
     version = serializers.IntegerField(help_text="The game's current version.")
-
-
-class HistoryEventSerializer(serializers.Serializer):
-    sequence = serializers.IntegerField()
-    type = serializers.CharField()
-    schema_version = serializers.IntegerField(help_text="The version of this type's payload.")
-    at = serializers.DateTimeField(required=False)
-    data = serializers.DictField(help_text="The full payload: nothing is hidden.")
 
 
 class HistoryPlayerSerializer(serializers.Serializer):
@@ -379,7 +363,7 @@ class HistorySerializer(serializers.Serializer):
         choices=HISTORY_FORMAT_VERSIONS, help_text="The version of the format: always 1."
     )
     game = HistoryGameSerializer()
-    events = HistoryEventSerializer(many=True)
+    events = history_events(many=True, help_text="Every event, in order, nothing hidden.")
 
 
 class SeatTokenSerializer(serializers.Serializer):

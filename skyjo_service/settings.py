@@ -12,7 +12,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from engine.actions import TURN_ACTION_KINDS
+from engine import EVENT_TYPES, TURN_ACTION_KINDS
 
 from .env import env_bool, env_int, env_list
 
@@ -242,6 +242,8 @@ SPECTACULAR_SETTINGS = {
             for kind in TURN_ACTION_KINDS
         },
         "HistoryFormatVersion": "games.serializers.HISTORY_FORMAT_VERSIONS",
+        # The `type` of each event's schema (games.event_shapes): an enum of one value.
+        **{f"{name}EventType": [name] for name in EVENT_TYPES},
     },
     "APPEND_COMPONENTS": {"securitySchemes": {"SeatToken": SEAT_TOKEN_SCHEME}},
     # OpenAPI links (create -> join -> act...), after the enum hook.

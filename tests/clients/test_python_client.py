@@ -8,9 +8,12 @@ models, and errors come back as the generated `Problem` model for their document
 from __future__ import annotations
 
 import importlib
+import json
 import random
 import uuid
 from collections import Counter
+from datetime import datetime
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -18,6 +21,7 @@ import pytest
 
 from engine import TURN_ACTION_KINDS
 
+ROOT = Path(__file__).resolve().parents[2]
 SEATS = 3
 END_SCORE = 40
 GAME_SEED = 2024
@@ -271,3 +275,116 @@ def test_a_plain_client_watches_and_a_seat_client_plays(
     assert isinstance(feed, EventFeed)
     assert feed.version == watched.version
     assert [event.sequence for event in feed.events] == list(range(1, feed.version + 1))
+
+
+def _feed(client: Any, game_id: uuid.UUID) -> list[tuple[Any, dict[str, Any]]]:
+    """Every event of the feed as the generated client parses it, with its raw JSON."""
+    from skyjo_service_api_client.api.history import list_events
+
+    items: list[tuple[Any, dict[str, Any]]] = []
+    while True:
+        page = list_events.sync_detailed(game_id, client=client, after=len(items), limit=1000)
+        assert page.status_code == 200, page.content
+        raw = json.loads(page.content)["events"]
+        items += zip(page.parsed.events, raw, strict=True)
+        if not raw:
+            return items
+
+
+def _check_typed_feed(
+    models: ModuleType, items: list[tuple[Any, dict[str, Any]]], viewer: int | None, finished: bool
+) -> set[str]:
+    """Each event is its type's model, its payload the model of the shape expected, and
+    nothing is lost in parsing (the model gives back the JSON it was read from)."""
+    for position, (event, raw) in enumerate(items, start=1):
+        name = raw["type"]
+        assert isinstance(event, getattr(models, f"{name}Event")), (name, type(event))
+        assert (event.sequence, event.type_.value) == (position, name)
+        assert isinstance(event.at, datetime)
+        dumped = event.to_dict()
+        assert {**dumped, "at": raw["at"]} == raw
+        data = event.data
+        if name == "RoundDealt" and finished:
+            assert isinstance(data, models.RoundDealt) and len(data.deck) == 150
+        elif name == "RoundDealt":
+            assert isinstance(data, models.RoundDealtRedacted) and data.deck_size >= 0
+            assert isinstance(data.discard_top, int)
+        elif name == "DrawPileReshuffled" and finished:
+            assert isinstance(data, models.DrawPileReshuffled) and data.order
+        elif name == "DrawPileReshuffled":
+            assert isinstance(data, models.DrawPileReshuffledRedacted) and data.deck_size > 0
+        elif name == "CardDrawn":
+            assert isinstance(data, models.CardDrawn)
+            assert (data.value is None) == (not finished and viewer != data.seat)
+        elif name == "RoundEnded":
+            assert isinstance(data, models.RoundEnded) and isinstance(data.closer_seat, int)
+            assert [len(grid) for grid in data.grids] == [12] * 4
+        else:
+            assert isinstance(data, getattr(models, name))
+    return {raw["type"] for _, raw in items}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_events_and_histories_parse_into_typed_models(
+    python_client: ModuleType, live_server: Any
+) -> None:
+    """A 4-seat game with every event type (tests/api/every_event.py; it is played over HTTP
+    in tests/api/test_event_schemas.py): imported just before its last action, it is followed
+    through the generated client, unfinished and finished, as a seat and as a spectator. Each
+    event parses into its type's model (`RoundDealtEvent` with a `RoundDealtRedacted` payload
+    while the game runs...), and so does each of its history's."""
+    from skyjo_service_api_client import AuthenticatedClient, Client, models
+    from skyjo_service_api_client.api.history import get_history, import_history
+
+    from engine import EVENT_TYPES, action_to_data
+    from games.serializers import action_component_name
+    from tests.api import every_event
+
+    plan = every_event.game_plan()
+    lobby = Client(base_url=live_server.url, raise_on_unexpected_status=True)
+    document = every_event.history_document(plan.events[: plan.before_last])
+    imported = import_history.sync(client=lobby, body=models.HistoryRequest.from_dict(document))
+    assert isinstance(imported, models.ImportedGame), imported
+    tokens = {seat_token.seat: seat_token.token for seat_token in imported.seat_tokens}
+    seats = {seat: AuthenticatedClient(live_server.url, token) for seat, token in tokens.items()}
+
+    for viewer, client in ((None, lobby), (1, seats[1])):
+        seen = _check_typed_feed(models, _feed(client, imported.id), viewer, finished=False)
+        assert seen == set(EVENT_TYPES) - {"GameEnded"}
+    last_seat, last_action = plan.actions[-1]
+    data = action_to_data(last_action)
+    choice = getattr(models, action_component_name(data["action"])).from_dict(data)
+    assert _act(seats[last_seat], imported.id, choice, verbatim=True).status_code == 200
+    for viewer, client in ((None, lobby), (2, seats[2])):
+        seen = _check_typed_feed(models, _feed(client, imported.id), viewer, finished=True)
+        assert seen == set(EVENT_TYPES)
+
+    history = get_history.sync(imported.id, client=lobby)
+    assert isinstance(history, models.History)
+    assert len(history.events) == len(plan.events)
+    for event in history.events:
+        name = event.type_.value
+        assert isinstance(event, getattr(models, f"{name}HistoryEvent"))
+        assert event.schema_version == EVENT_TYPES[name].SCHEMA_VERSION
+        assert isinstance(event.data, getattr(models, name))
+
+
+def test_old_history_files_parse_into_their_schema_1_models(python_client: ModuleType) -> None:
+    """A history file with schema-1 payloads parses, as an import body and as a history, into
+    the models of those older shapes (`FinalTurnsBeganSchema1`: `closer`)."""
+    from skyjo_service_api_client import models
+
+    fixture = ROOT / "tests" / "fixtures" / "history_closer_schema1.json"
+    document = json.loads(fixture.read_text())
+    for parsed, suffix in (
+        (models.History.from_dict(document), ""),
+        (models.HistoryRequest.from_dict(document), "Request"),
+    ):
+        old = [e for e in parsed.events if e.schema_version == 1 and "closer" in e.data.to_dict()]
+        assert {type(e.data).__name__ for e in old} == {
+            f"FinalTurnsBeganSchema1{suffix}",
+            f"RoundEndedSchema1{suffix}",
+        }
+        assert all(isinstance(e.data.closer, int) for e in old)
+        current = [e for e in parsed.events if e.type_.value == "GameCreated"]
+        assert isinstance(current[0].data, getattr(models, f"GameCreated{suffix}"))

@@ -57,7 +57,7 @@ ONE_OF_EACH: list[Event] = [
     FinalTurnsBegan(2),
     RoundEnded(
         round=2,
-        closer=1,
+        closer_seat=1,
         grids=((1, 2, None, None, None, 3, 4, 5, 6, 7, 8, 9), (0,) * 12),
         raw_scores=(45, 0),
         round_scores=(45, 0),
@@ -103,6 +103,18 @@ def test_game_created_schema_1_is_upcast_to_nested_options() -> None:
         "seats": 3,
         "options": {"end_score": 60, "closer_penalty": False},
     }
+
+
+def test_closer_schema_1_is_upcast_to_closer_seat() -> None:
+    """FinalTurnsBegan and RoundEnded schema 1 named the closing seat `closer`; schema 2 uses
+    the views' name, `closer_seat`, and keeps every other field as it was."""
+    assert event_from_data("FinalTurnsBegan", {"closer": 2}, version=1) == FinalTurnsBegan(2)
+    ended = event_to_data(ONE_OF_EACH[13])
+    v1 = {("closer" if key == "closer_seat" else key): value for key, value in ended.items()}
+    assert "closer_seat" not in v1 and v1["closer"] == 1
+    assert upcast("RoundEnded", 1, dict(v1)) == ended
+    assert event_from_data("RoundEnded", v1, version=1) == ONE_OF_EACH[13]
+    assert schema_version(ONE_OF_EACH[13]) == schema_version(FinalTurnsBegan(2)) == 2
 
 
 def test_payload_is_plain_json_data() -> None:
@@ -166,16 +178,32 @@ def test_upcasters_bring_an_old_payload_to_the_current_version(
     assert event_from_data("TurnPassed", current, version=3) == TurnPassed(2, 3)
     assert schema_version(TurnPassed(2, 3)) == 3
     # Other types are untouched.
-    assert event_from_data("FinalTurnsBegan", {"closer": 1}, version=1) == FinalTurnsBegan(1)
+    assert event_from_data("PlayerJoined", {"seat": 1, "name": "A"}, 1) == PlayerJoined(1, "A")
 
 
 def test_missing_upcaster_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(FinalTurnsBegan, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(FinalTurnsBegan, "SCHEMA_VERSION", 3)
     with pytest.raises(KeyError):
-        event_from_data("FinalTurnsBegan", {"closer": 1}, version=1)
+        event_from_data("FinalTurnsBegan", {"closer_seat": 1}, version=2)
 
 
 def test_events_are_immutable() -> None:
     event = TurnPassed(0, 1)
     with pytest.raises(AttributeError):
         event.seat = 1  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("type_name", "payload"),
+    [
+        ("GameCreated", {"seats": 2, "end_score": 100, "options": {"end_score": 50}}),
+        ("RoundEnded", {"round": 1, "closer": 0, "closer_seat": 1}),
+        ("FinalTurnsBegan", {"closer": 0, "closer_seat": 1}),
+    ],
+)
+def test_an_old_payload_with_the_new_fields_too_is_refused(
+    type_name: str, payload: dict[str, object]
+) -> None:
+    """An upcaster never drops or overrides a field: such a payload is neither version."""
+    with pytest.raises(ValueError):
+        event_from_data(type_name, payload, 1)

@@ -253,7 +253,7 @@ def check_finished_log(log: list[Event], options: Options) -> None:
                     assert not cells[0] == cells[1] == cells[2]  # every triple is removed
             assert ended.raw_scores[seat] == sum(v for v in grid if v is not None)
         raw = ended.raw_scores
-        closer = ended.closer
+        closer = ended.closer_seat
         doubled = (
             options.closer_penalty
             and raw[closer] > 0
@@ -289,11 +289,11 @@ def check_round_structure(log: list[Event], seats: int) -> None:
             else:
                 assert event.seat == previous_closer
         elif isinstance(event, FinalTurnsBegan):
-            closer, final_turns = event.closer, []
+            closer, final_turns = event.closer_seat, []
         elif closer is not None and isinstance(event, CardDrawn | DiscardTaken):
             final_turns.append(event.seat)  # each turn starts with one of these (R6)
         elif isinstance(event, RoundEnded):
-            assert closer is not None and event.closer == closer
+            assert closer is not None and event.closer_seat == closer
             assert final_turns == [(closer + k) % seats for k in range(1, seats)]
             previous_closer, closer = closer, None
         state = evolve(state, event)

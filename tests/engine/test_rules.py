@@ -268,7 +268,7 @@ def test_r5_later_rounds_closer_starts() -> None:
     table.setup([[(0, 0), (0, 1)], [(0, 0), (1, 0)]])  # 1 against 10: seat 1 starts
     assert table.current == 1
     ended = table.play_round_by_reveals()
-    assert ended.closer == 1
+    assert ended.closer_seat == 1
     assert table.state.round == 2
     events = table.setup([[(0, 0), (1, 0)], [(0, 0), (0, 1)]])  # 24 against 1
     started = events[-1]
@@ -586,7 +586,7 @@ def test_r10_each_other_player_gets_exactly_one_more_turn() -> None:
     assert types(events)[:3] == ["CardDrawn", "DrawnCardDiscarded", "CardRevealed"]
     assert not any(isinstance(event, TurnPassed) for event in events)  # the closer is done
     ended = next(event for event in events if isinstance(event, RoundEnded))
-    assert ended.closer == 1
+    assert ended.closer_seat == 1
 
 
 def test_r10_two_seats_the_other_player_plays_once_more() -> None:
@@ -618,7 +618,7 @@ def test_r10_finishing_during_the_final_turns_does_not_make_a_second_closer() ->
     events = table.reveal_turn()  # seat 0 turns its last card in its final turn
     assert sum(isinstance(event, FinalTurnsBegan) for event in table.events) == 1
     ended = next(event for event in events if isinstance(event, RoundEnded))
-    assert ended.closer == 1
+    assert ended.closer_seat == 1
 
 
 def test_r10_columns_removed_at_final_reveal() -> None:
@@ -668,7 +668,7 @@ def _rules_example(options: Options | None = None) -> Table:
 def test_r11_rules_example_closer_10_vs_24_and_10_scores_20() -> None:
     table = _rules_example()
     ended = table.play_round_by_reveals()
-    assert ended.closer == 0
+    assert ended.closer_seat == 0
     assert ended.raw_scores == (10, 24, 10)
     assert ended.closer_doubled is True
     assert ended.round_scores == (20, 24, 10)
@@ -695,7 +695,7 @@ def test_r11_closer_zero_or_negative_never_doubled() -> None:
     table = Table(2, [rig_deal(2, [closer_0, other_minus_3])])
     table.setup([[(0, 0), (0, 1)], [(0, 0), (1, 0)]])
     ended = table.play_round_by_reveals()
-    assert ended.closer == 0
+    assert ended.closer_seat == 0
     assert ended.raw_scores == (0, -3)
     assert ended.closer_doubled is False
     assert ended.round_scores == (0, -3)

@@ -104,7 +104,7 @@ def test_finished_round_grids_in_rounds() -> None:
         assert seen.status == "setup" and seen.round == 2
         assert len(seen.rounds) == 1
         summary = seen.rounds[0]
-        assert summary.round == 1 and summary.closer_seat == ended.closer
+        assert summary.round == 1 and summary.closer_seat == ended.closer_seat
         for seat, player in enumerate(summary.players):
             cells = [cell for column in player.grid for cell in column]
             assert [c.value for c in cells] == list(ended.grids[seat])

@@ -125,9 +125,11 @@ def test_replay_prints_rounds_scores_and_the_winner(api: APIClient) -> None:
     assert "Player 0 joins at seat 0" in out and "Player 1 joins at seat 1" in out
     for number, result in enumerate(ended, start=1):
         assert f"== Round {number} dealt" in out
-        assert f"-- Round {number} scored (closer: Player {result['closer']} " in out
+        assert f"-- Round {number} scored (closer: Player {result['closer_seat']} " in out
         for seat in range(2):
-            doubled = " doubled" if result["closer_doubled"] and seat == result["closer"] else ""
+            doubled = (
+                " doubled" if result["closer_doubled"] and seat == result["closer_seat"] else ""
+            )
             assert (
                 f"Player {seat} ({seat}): raw {result['raw_scores'][seat]}, "
                 f"round {result['round_scores'][seat]}{doubled}, total {result['totals'][seat]}"

@@ -83,7 +83,7 @@ class Command(BaseCommand):
         if isinstance(event, ev.DrawPileReshuffled):
             return f"  the discard pile is reshuffled into a draw pile of {len(event.order)}"
         if isinstance(event, ev.FinalTurnsBegan):
-            return f"  {self.name(state, event.closer)} closes the round: last turns"
+            return f"  {self.name(state, event.closer_seat)} closes the round: last turns"
         if isinstance(event, ev.GameEnded):
             winners = ", ".join(self.name(state, seat) for seat in event.winners)
             return f"\nGame over. Totals {list(event.totals)}; winner(s): {winners}"
@@ -91,10 +91,10 @@ class Command(BaseCommand):
 
     def print_round(self, event: ev.RoundEnded, state: GameState) -> None:
         self.stdout.write(
-            f"-- Round {event.round} scored (closer: {self.name(state, event.closer)})"
+            f"-- Round {event.round} scored (closer: {self.name(state, event.closer_seat)})"
         )
         for seat, cells in enumerate(event.grids):
-            doubled = " doubled" if event.closer_doubled and seat == event.closer else ""
+            doubled = " doubled" if event.closer_doubled and seat == event.closer_seat else ""
             self.stdout.write(
                 f"   {self.name(state, seat)}: raw {event.raw_scores[seat]}, "
                 f"round {event.round_scores[seat]}{doubled}, total {event.totals[seat]}"

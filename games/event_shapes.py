@@ -1,0 +1,459 @@
+"""The documented shape of every engine event: one named schema per shape a payload can take,
+and the feed's and the history's items as a `oneOf` discriminated by `type`.
+
+Output shapes only document (responses are plain data from `engine.view.event_for_viewer` and
+`games.history`). A payload takes one of up to three shapes:
+
+- the full payload, at the type's current schema version (a finished game's feed, and the
+  history of any game stored since that version);
+- a redacted one where `event_for_viewer` changes the shape while a game is unfinished
+  (`RoundDealtRedacted`, `DrawPileReshuffledRedacted`; a `CardDrawn` keeps its shape, its
+  `value` null for other viewers);
+- an older schema version, which a history shows as it was stored and an import accepts
+  (the engine upcasts it on read): `GameCreatedSchema1`, `FinalTurnsBeganSchema1`,
+  `RoundEndedSchema1`.
+
+The table `PAYLOADS` is keyed by the engine's own table of event types (`engine.EVENT_TYPES`):
+an event type without a documented shape fails at import, and tests/api/test_event_schemas.py
+checks every field of every type against the generated schema.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from drf_spectacular.extensions import OpenApiSerializerExtension, OpenApiSerializerFieldExtension
+from drf_spectacular.utils import PolymorphicProxySerializer
+from rest_framework import serializers
+
+from engine import EVENT_TYPES
+from engine.cards import CARD_COUNTS, CELLS, COLUMNS, DECK_SIZE, ROWS
+from engine.options import MAX_SEATS, MIN_SEATS
+
+LOWEST_CARD = min(CARD_COUNTS)
+HIGHEST_CARD = max(CARD_COUNTS)
+GRID = (
+    "12 cells indexed `column*3 + row` (4 columns of 3 cells, each column top to bottom), "
+    "each a card value, or null for a card removed with its column (R8)"
+)
+
+
+class ExactShape(serializers.Serializer):
+    """A payload holds exactly its fields (`additionalProperties: false`): a new field makes a
+    new schema version, and an import refuses a field the type does not have."""
+
+
+class ExactShapeExtension(OpenApiSerializerExtension):
+    target_class = "games.event_shapes.ExactShape"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> Any:
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        schema["additionalProperties"] = False
+        return schema
+
+
+class OneOfShapes(serializers.Field):
+    """Documentation only: a payload that takes one of several shapes (`oneOf`). The shapes
+    never overlap: each requires a field the others do not allow."""
+
+    def __init__(self, shapes: tuple[type[serializers.Serializer], ...], **kwargs: Any) -> None:
+        self.shapes = shapes
+        super().__init__(**kwargs)
+
+
+class OneOfShapesExtension(OpenApiSerializerFieldExtension):
+    target_class = "games.event_shapes.OneOfShapes"
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> Any:
+        shapes = self.target.shapes
+        return {"oneOf": [auto_schema.resolve_serializer(s, direction).ref for s in shapes]}
+
+
+# Fields, named for what they hold
+
+
+def seat_number(help_text: str) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=0, max_value=MAX_SEATS - 1, help_text=help_text)
+
+
+def card_value(help_text: str, **kwargs: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(
+        min_value=LOWEST_CARD, max_value=HIGHEST_CARD, help_text=help_text, **kwargs
+    )
+
+
+def round_number() -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, help_text="The round, numbered from 1.")
+
+
+def column_index() -> serializers.IntegerField:
+    return serializers.IntegerField(
+        min_value=0, max_value=COLUMNS - 1, help_text="Column 0-3 of the seat's grid."
+    )
+
+
+def row_index() -> serializers.IntegerField:
+    return serializers.IntegerField(
+        min_value=0, max_value=ROWS - 1, help_text="Row 0-2 of the column, top to bottom."
+    )
+
+
+def pile_size(help_text: str) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=0, max_value=DECK_SIZE, help_text=help_text)
+
+
+def by_seat(help_text: str, **child: Any) -> serializers.ListField:
+    """One entry per seat, in seat order (index = seat)."""
+    return serializers.ListField(
+        child=serializers.IntegerField(**child),
+        min_length=MIN_SEATS,
+        max_length=MAX_SEATS,
+        help_text=f"{help_text} One entry per seat, index = seat.",
+    )
+
+
+def closer_seat_number() -> serializers.IntegerField:
+    return seat_number(
+        "The seat that ended a turn with no face-down card (R10); the views' `closer_seat`."
+    )
+
+
+def schema_1_closer() -> serializers.IntegerField:
+    return seat_number("Schema 1's name for `closer_seat` (renamed in schema 2).")
+
+
+# The payloads
+
+
+class EventOptionsSerializer(ExactShape):
+    end_score = serializers.IntegerField(
+        min_value=1, help_text="A total at or above this ends the game after the round (R3)."
+    )
+    closer_penalty = serializers.BooleanField(
+        help_text="Double the closer's positive round score unless strictly lowest (R11)."
+    )
+
+
+class GameCreatedSerializer(ExactShape):
+    """A game for `seats` players with its rule options (R2, R12). Schema 2."""
+
+    seats = serializers.IntegerField(
+        min_value=MIN_SEATS, max_value=MAX_SEATS, help_text="Number of seats (players), 2-8."
+    )
+    options = EventOptionsSerializer(help_text="The rule options, fixed for the game (R12).")
+
+
+class GameCreatedSchema1Serializer(ExactShape):
+    """`GameCreated` schema 1 (before options were nested): still imported and replayed."""
+
+    seats = serializers.IntegerField(
+        min_value=MIN_SEATS, max_value=MAX_SEATS, help_text="Number of seats (players), 2-8."
+    )
+    end_score = serializers.IntegerField(
+        min_value=1, required=False, help_text="Schema 1's `options.end_score` (default 100)."
+    )
+    closer_penalty = serializers.BooleanField(
+        required=False, help_text="Schema 1's `options.closer_penalty` (default true)."
+    )
+
+
+class PlayerJoinedSerializer(ExactShape):
+    """A player took the next open seat; the first round is dealt once every seat is taken."""
+
+    seat = seat_number("The seat taken; seats fill in order from 0.")
+    name = serializers.CharField(help_text="The player's display name.")
+
+
+class RoundDealtSerializer(ExactShape):
+    """A round dealt from `deck` (R4). The full payload: in a history, and in the feed of a
+    finished game."""
+
+    round = round_number()
+    deck = serializers.ListField(
+        child=card_value("A card value."),
+        min_length=DECK_SIZE,
+        max_length=DECK_SIZE,
+        help_text="All 150 cards, top first: seat s gets cards 12s to 12s+11 as its grid's "
+        "cells 0-11 (cell = column*3 + row), the next card starts the discard pile face up, "
+        "and the rest is the draw pile, top first.",
+    )
+
+
+class RoundDealtRedactedSerializer(ExactShape):
+    """A round dealt (R4), as the feed of an unfinished game shows it to everyone: the deck's
+    order stays secret, only the first discard is face up."""
+
+    round = round_number()
+    discard_top = card_value("The card that starts the discard pile, face up.")
+    deck_size = pile_size("Cards in the draw pile.")
+
+
+class CardRevealedSerializer(ExactShape):
+    """A face-down card turned face up: a setup reveal (R4.3), or after a discard (R6b)."""
+
+    seat = seat_number("Whose grid.")
+    column = column_index()
+    row = row_index()
+    value = card_value("The card now face up.")
+
+
+class PlayStartedSerializer(ExactShape):
+    """Every seat made its setup reveals: the round's turns begin (R5)."""
+
+    round = round_number()
+    seat = seat_number("The seat that takes the round's first turn.")
+
+
+class CardDrawnSerializer(ExactShape):
+    """`seat` took the top card of the draw pile (R6)."""
+
+    seat = seat_number("The seat that drew.")
+    value = card_value(
+        "The card drawn. Null in the feed of an unfinished game for every viewer but the "
+        "drawer (R7); always set in a history and once the game is finished.",
+        allow_null=True,
+    )
+
+
+class DiscardTakenSerializer(ExactShape):
+    """`seat` took the top card of the discard pile (R6)."""
+
+    seat = seat_number("The seat that took it.")
+    value = card_value("The card taken, now held.")
+
+
+class CardReplacedSerializer(ExactShape):
+    """The held card now lies face up at (column, row); the card it replaced went face up onto
+    the discard pile (R6)."""
+
+    seat = seat_number("Whose grid.")
+    column = column_index()
+    row = row_index()
+    value = card_value("The held card, now face up at (column, row).")
+    replaced = card_value("The card it replaced, now the top of the discard pile.")
+
+
+class DrawnCardDiscardedSerializer(ExactShape):
+    """The card drawn from the draw pile went face up onto the discard pile (R6b)."""
+
+    seat = seat_number("The seat that discarded it.")
+    value = card_value("The card discarded.")
+
+
+class ColumnRemovedSerializer(ExactShape):
+    """Three equal face-up cards of a column went onto the discard pile (R8)."""
+
+    seat = seat_number("Whose grid.")
+    column = column_index()
+    value = card_value("The value of the three cards removed.")
+
+
+class DrawPileReshuffledSerializer(ExactShape):
+    """The draw pile ran out: the discard pile, but its top card, became the draw pile (R9).
+    The full payload: in a history, and in the feed of a finished game."""
+
+    order = serializers.ListField(
+        child=card_value("A card value."),
+        max_length=DECK_SIZE,
+        help_text="The new draw pile, top first.",
+    )
+
+
+class DrawPileReshuffledRedactedSerializer(ExactShape):
+    """The draw pile ran out and the discard pile, but its top card, became the draw pile (R9),
+    as the feed of an unfinished game shows it: the new order stays secret."""
+
+    deck_size = pile_size("Cards in the new draw pile.")
+
+
+class TurnPassedSerializer(ExactShape):
+    """A turn ended; the next seat in order plays."""
+
+    seat = seat_number("The seat whose turn ended.")
+    next_seat = seat_number("The seat that plays next.")
+
+
+class FinalTurnsBeganSerializer(ExactShape):
+    """A seat ended a turn with no face-down card: every other seat plays once more (R10).
+    Schema 2."""
+
+    closer_seat = closer_seat_number()
+
+
+class FinalTurnsBeganSchema1Serializer(ExactShape):
+    """`FinalTurnsBegan` schema 1 (`closer`): still imported and replayed."""
+
+    closer = schema_1_closer()
+
+
+class RoundEndedSerializer(ExactShape):
+    """The round is scored (R10, R11). Schema 2."""
+
+    round = round_number()
+    closer_seat = closer_seat_number()
+    grids = serializers.ListField(
+        child=serializers.ListField(
+            child=card_value("A card value; null: removed.", allow_null=True),
+            min_length=CELLS,
+            max_length=CELLS,
+        ),
+        min_length=MIN_SEATS,
+        max_length=MAX_SEATS,
+        help_text=f"Each seat's grid after the final reveal, index = seat: {GRID}.",
+    )
+    raw_scores = by_seat("The sum of each seat's cards.")
+    round_scores = by_seat(
+        "Each seat's score for the round: its raw score, doubled for the closer if "
+        "`closer_doubled`."
+    )
+    closer_doubled = serializers.BooleanField(
+        help_text="Whether the closer's round score was doubled (R11)."
+    )
+    totals = by_seat("Each seat's total after this round.")
+
+
+class RoundEndedSchema1Serializer(RoundEndedSerializer):
+    """`RoundEnded` schema 1 (`closer`): still imported and replayed."""
+
+    closer_seat = None
+    closer = schema_1_closer()
+
+
+class GameEndedSerializer(ExactShape):
+    """A total reached the end score: the game is over (R3)."""
+
+    totals = by_seat("The final totals.")
+    winners = serializers.ListField(
+        child=seat_number("A winning seat."),
+        min_length=1,
+        max_length=MAX_SEATS,
+        help_text="The seats with the lowest total, in seat order (several on a tie).",
+    )
+
+
+@dataclass(frozen=True)
+class Payloads:
+    """The shapes of one event type's payload."""
+
+    current: type[serializers.Serializer]
+    redacted: type[serializers.Serializer] | None = None
+    older: tuple[type[serializers.Serializer], ...] = ()
+
+    @property
+    def in_feed(self) -> tuple[type[serializers.Serializer], ...]:
+        """`GET /events` upcasts every payload, and redacts some while the game is unfinished."""
+        return (self.current,) if self.redacted is None else (self.current, self.redacted)
+
+    @property
+    def in_history(self) -> tuple[type[serializers.Serializer], ...]:
+        """A history holds each payload at the schema version it was stored with."""
+        return (self.current, *self.older)
+
+
+_SHAPES: dict[str, Payloads] = {
+    "GameCreated": Payloads(GameCreatedSerializer, older=(GameCreatedSchema1Serializer,)),
+    "PlayerJoined": Payloads(PlayerJoinedSerializer),
+    "RoundDealt": Payloads(RoundDealtSerializer, redacted=RoundDealtRedactedSerializer),
+    "CardRevealed": Payloads(CardRevealedSerializer),
+    "PlayStarted": Payloads(PlayStartedSerializer),
+    "CardDrawn": Payloads(CardDrawnSerializer),
+    "DiscardTaken": Payloads(DiscardTakenSerializer),
+    "CardReplaced": Payloads(CardReplacedSerializer),
+    "DrawnCardDiscarded": Payloads(DrawnCardDiscardedSerializer),
+    "ColumnRemoved": Payloads(ColumnRemovedSerializer),
+    "DrawPileReshuffled": Payloads(
+        DrawPileReshuffledSerializer, redacted=DrawPileReshuffledRedactedSerializer
+    ),
+    "TurnPassed": Payloads(TurnPassedSerializer),
+    "FinalTurnsBegan": Payloads(
+        FinalTurnsBeganSerializer, older=(FinalTurnsBeganSchema1Serializer,)
+    ),
+    "RoundEnded": Payloads(RoundEndedSerializer, older=(RoundEndedSchema1Serializer,)),
+    "GameEnded": Payloads(GameEndedSerializer),
+}
+
+#: Event type name -> its payload shapes, for every type of the engine's table (a KeyError at
+#: import names a type that has none).
+PAYLOADS: dict[str, Payloads] = {name: _SHAPES[name] for name in EVENT_TYPES}
+
+
+# The items of the feed and of a history: one member per type, discriminated by `type`
+
+
+def _data(shapes: tuple[type[serializers.Serializer], ...], help_text: str) -> serializers.Field:
+    if len(shapes) == 1:
+        return shapes[0](help_text=help_text)
+    return OneOfShapes(shapes, help_text=help_text)
+
+
+def _type(name: str) -> serializers.ChoiceField:
+    return serializers.ChoiceField(
+        choices=[name], help_text=f"The event type: always `{name}` for this shape."
+    )
+
+
+def _sequence() -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, help_text="1, 2, 3... without gaps.")
+
+
+def _feed_item(name: str, payloads: Payloads) -> type[serializers.Serializer]:
+    fields = {
+        "sequence": _sequence(),
+        "type": _type(name),
+        "at": serializers.DateTimeField(help_text="When it was stored."),
+        "data": _data(payloads.in_feed, "The payload as the caller may see it (see the shapes)."),
+    }
+    doc = f"A `{name}` event of the feed, as the caller may see it."
+    return _serializer(f"{name}Event", doc, fields)
+
+
+def _history_item(name: str, payloads: Payloads) -> type[serializers.Serializer]:
+    current = EVENT_TYPES[name].SCHEMA_VERSION
+    fields = {
+        "sequence": _sequence(),
+        "type": _type(name),
+        "schema_version": serializers.IntegerField(
+            min_value=1,
+            max_value=current,
+            help_text=f"The version of the payload's shape: {current} today"
+            + ("." if current == 1 else "; older versions are still imported and replayed."),
+        ),
+        "at": serializers.DateTimeField(required=False, help_text="When it was stored."),
+        "data": _data(payloads.in_history, "The full payload at its `schema_version`."),
+    }
+    doc = f"A `{name}` event of a history: the full payload, nothing hidden."
+    return _serializer(f"{name}HistoryEvent", doc, fields)
+
+
+def _serializer(
+    component: str, doc: str, fields: dict[str, serializers.Field]
+) -> type[serializers.Serializer]:
+    """A serializer class named for its component (drf-spectacular names it after the class)."""
+    attrs: dict[str, Any] = {"__module__": __name__, "__doc__": doc, **fields}
+    return type(f"{component}Serializer", (serializers.Serializer,), attrs)
+
+
+FEED_ITEMS = {name: _feed_item(name, payloads) for name, payloads in PAYLOADS.items()}
+HISTORY_ITEMS = {name: _history_item(name, payloads) for name, payloads in PAYLOADS.items()}
+
+
+def feed_events(**kwargs: Any) -> PolymorphicProxySerializer:
+    """The feed's items: `Event`, a `oneOf` of the `{type}Event` members, by `type`."""
+    return PolymorphicProxySerializer(
+        component_name="Event",
+        serializers=FEED_ITEMS,
+        resource_type_field_name="type",
+        **kwargs,
+    )
+
+
+def history_events(**kwargs: Any) -> PolymorphicProxySerializer:
+    """A history's items: `HistoryEvent`, a `oneOf` of the `{type}HistoryEvent` members."""
+    return PolymorphicProxySerializer(
+        component_name="HistoryEvent",
+        serializers=HISTORY_ITEMS,
+        resource_type_field_name="type",
+        **kwargs,
+    )
