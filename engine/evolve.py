@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .actions import Discard, Draw, Join, Replace, Reveal, TakeDiscard
 from .cards import ALL_CELLS_MASK, CELLS, COLUMN_MASKS, ROWS
 from .events import (
     CardDrawn,
@@ -43,6 +44,7 @@ from .state import (
     WAITING,
     GameState,
     Grid,
+    LastAction,
     RoundResult,
 )
 
@@ -51,6 +53,12 @@ def _set_grid(s: GameState, seat: int, grid: Grid) -> None:
     grids = list(s.grids)
     grids[seat] = grid
     s.grids = tuple(grids)
+
+
+def _amend(s: GameState, **caused: Any) -> None:
+    """Note on the last action something it caused (a removed column, the round's end...)."""
+    if s.last_action is not None:
+        s.last_action = s.last_action._replace(**caused)
 
 
 def _game_created(s: GameState, e: GameCreated) -> None:
@@ -65,6 +73,7 @@ def _player_joined(s: GameState, e: PlayerJoined) -> None:
     names = list(s.names)
     names[e.seat] = e.name
     s.names = tuple(names)
+    s.last_action = LastAction(e.seat, Join.kind)
 
 
 def _round_dealt(s: GameState, e: RoundDealt) -> None:
@@ -88,6 +97,7 @@ def _round_dealt(s: GameState, e: RoundDealt) -> None:
 def _card_revealed(s: GameState, e: CardRevealed) -> None:
     grid = s.grids[e.seat]
     _set_grid(s, e.seat, Grid(grid.values, grid.up | 1 << (e.column * ROWS + e.row), grid.gone))
+    s.last_action = LastAction(e.seat, Reveal.kind, e.column, e.row, e.value)
     if s.phase == PLAYING:
         s.step = TURN_DONE
 
@@ -95,6 +105,7 @@ def _card_revealed(s: GameState, e: CardRevealed) -> None:
 def _play_started(s: GameState, e: PlayStarted) -> None:
     s.phase = PLAYING
     s.current = e.seat
+    s.starter = e.seat
     s.step = CHOOSE
 
 
@@ -103,6 +114,7 @@ def _card_drawn(s: GameState, e: CardDrawn) -> None:
     s.deck_pos += 1
     s.held_from = DECK
     s.step = PLACE_DRAWN
+    s.last_action = LastAction(e.seat, Draw.kind, value=e.value)
 
 
 def _discard_taken(s: GameState, e: DiscardTaken) -> None:
@@ -110,6 +122,7 @@ def _discard_taken(s: GameState, e: DiscardTaken) -> None:
     s.discard = s.discard[:-1]
     s.held_from = DISCARD_PILE
     s.step = PLACE_TAKEN
+    s.last_action = LastAction(e.seat, TakeDiscard.kind, value=e.value)
 
 
 def _card_replaced(s: GameState, e: CardReplaced) -> None:
@@ -123,6 +136,7 @@ def _card_replaced(s: GameState, e: CardReplaced) -> None:
     s.held = None
     s.held_from = None
     s.step = TURN_DONE
+    s.last_action = LastAction(e.seat, Replace.kind, e.column, e.row, e.value, e.replaced)
 
 
 def _drawn_card_discarded(s: GameState, e: DrawnCardDiscarded) -> None:
@@ -130,6 +144,7 @@ def _drawn_card_discarded(s: GameState, e: DrawnCardDiscarded) -> None:
     s.held = None
     s.held_from = None
     s.step = REVEAL_AFTER_DISCARD
+    s.last_action = LastAction(e.seat, Discard.kind, value=e.value)
 
 
 def _column_removed(s: GameState, e: ColumnRemoved) -> None:
@@ -137,6 +152,7 @@ def _column_removed(s: GameState, e: ColumnRemoved) -> None:
     base = e.column * ROWS
     s.discard = (*s.discard, *grid.values[base : base + ROWS])
     _set_grid(s, e.seat, Grid(grid.values, grid.up, grid.gone | COLUMN_MASKS[e.column]))
+    _amend(s, removed_column=e.column)
 
 
 def _draw_pile_reshuffled(s: GameState, e: DrawPileReshuffled) -> None:
@@ -156,6 +172,7 @@ def _turn_passed(s: GameState, e: TurnPassed) -> None:
 def _final_turns_began(s: GameState, e: FinalTurnsBegan) -> None:
     s.closer = e.closer
     s.final_turns_left = s.seats - 1
+    _amend(s, final_turns_began=True)
 
 
 def _round_ended(s: GameState, e: RoundEnded) -> None:
@@ -179,13 +196,16 @@ def _round_ended(s: GameState, e: RoundEnded) -> None:
     s.last_closer = e.closer
     s.phase = ROUND_ENDED
     s.current = None
+    s.starter = None
     s.step = CHOOSE
+    _amend(s, ended_round=e.round)
 
 
 def _game_ended(s: GameState, e: GameEnded) -> None:
     s.phase = FINISHED
     s.winners = e.winners
     s.totals = e.totals
+    _amend(s, ended_game=True)
 
 
 APPLY: dict[type[Any], Callable[[GameState, Any], None]] = {

@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from .options import Options
-from .state import GameState, Grid, RoundResult
+from .state import GameState, Grid, LastAction, RoundResult
 
 #: Bumped whenever the state's shape changes; a snapshot of another format is ignored.
-SNAPSHOT_FORMAT = 1
+#: 2: the round's starter and the last action.
+SNAPSHOT_FORMAT = 2
 
 
 class StaleSnapshot(ValueError):
@@ -39,6 +40,8 @@ def state_to_data(state: GameState) -> dict[str, Any]:
         "closer": state.closer,
         "final_turns_left": state.final_turns_left,
         "last_closer": state.last_closer,
+        "starter": state.starter,
+        "last_action": None if state.last_action is None else list(state.last_action),
         "reshuffles": state.reshuffles,
         "rounds": [
             [
@@ -78,6 +81,9 @@ def state_from_data(data: dict[str, Any]) -> GameState:
     state.closer = data["closer"]
     state.final_turns_left = data["final_turns_left"]
     state.last_closer = data["last_closer"]
+    state.starter = data["starter"]
+    last_action = data["last_action"]
+    state.last_action = None if last_action is None else LastAction(*last_action)
     state.reshuffles = data["reshuffles"]
     state.rounds = tuple(
         RoundResult(rnd, closer, tuple(tuple(g) for g in grids), tuple(raw), tuple(scores), dbl)

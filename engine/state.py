@@ -55,6 +55,29 @@ class Grid(NamedTuple):
         return [v for i, v in enumerate(self.values) if not gone >> i & 1]
 
 
+class LastAction(NamedTuple):
+    """The most recent action that changed the game, with what it caused, in full (the engine
+    knows every card; `view` hides what a viewer may not see, R7).
+
+    `value` is the card the action moved or turned: revealed, drawn, taken, placed or
+    discarded. `replaced` is the card a replace sent to the discard pile. `removed_column` is
+    the column of three equal cards the action completed (R8), `final_turns_began` whether it
+    made its seat the closer (R10), `ended_round` the round it ended and scored (R11), and
+    `ended_game` whether that ended the game (R3).
+    """
+
+    seat: int
+    kind: str  # an action's `kind` (engine.actions): join, reveal, draw, take_discard...
+    column: int | None = None
+    row: int | None = None
+    value: int | None = None
+    replaced: int | None = None
+    removed_column: int | None = None
+    final_turns_began: bool = False
+    ended_round: int | None = None
+    ended_game: bool = False
+
+
 @dataclass(frozen=True, slots=True)
 class RoundResult:
     """A scored round (R11): grids after the final reveal, None where a column was removed."""
@@ -85,6 +108,8 @@ _SLOTS = (
     "closer",
     "final_turns_left",
     "last_closer",
+    "starter",
+    "last_action",
     "reshuffles",
     "rounds",
     "winners",
@@ -114,6 +139,8 @@ class GameState:
     closer: int | None
     final_turns_left: int
     last_closer: int | None
+    starter: int | None  # the seat that took the first turn of the round being played (R5)
+    last_action: LastAction | None
     reshuffles: int  # how many times the draw pile ran out this round (R9)
     rounds: tuple[RoundResult, ...]
     winners: tuple[int, ...]
@@ -138,6 +165,8 @@ class GameState:
         self.closer = None
         self.final_turns_left = 0
         self.last_closer = None
+        self.starter = None
+        self.last_action = None
         self.reshuffles = 0
         self.rounds = ()
         self.winners = ()
@@ -166,6 +195,8 @@ class GameState:
         new.closer = self.closer
         new.final_turns_left = self.final_turns_left
         new.last_closer = self.last_closer
+        new.starter = self.starter
+        new.last_action = self.last_action
         new.reshuffles = self.reshuffles
         new.rounds = self.rounds
         new.winners = self.winners

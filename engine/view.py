@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
-from .actions import Action, action_from_data, action_to_data
+from .actions import Action, Draw, action_from_data, action_to_data
 from .cards import COLUMNS, ROWS
 from .decide import legal_actions
 from .events import CardDrawn, DrawPileReshuffled, Event, RoundDealt, event_to_data
-from .state import DECK, PLAYING, GameState, Grid, RoundResult
+from .state import DECK, PLAYING, ROUND_ENDED, SETUP, GameState, Grid, LastAction, RoundResult
 
 FACE_DOWN = "face_down"
 FACE_UP = "face_up"
@@ -92,6 +92,8 @@ class GameView:
     you: int | None
     current_seat: int | None
     closer_seat: int | None
+    final_turns_left: int
+    starting_seat: int | None
     discard_top: int | None
     discard_size: int
     deck_size: int
@@ -100,6 +102,7 @@ class GameView:
     legal_actions: tuple[Action, ...]
     rounds: tuple[RoundSummary, ...]
     winners: tuple[int, ...] | None
+    last_action: LastAction | None = None  # as the viewer may see it: `value` None if hidden
     options: dict[str, Any] = field(default_factory=dict)
 
     def to_data(self) -> dict[str, Any]:
@@ -114,6 +117,8 @@ class GameView:
             "you": self.you,
             "current_seat": self.current_seat,
             "closer_seat": self.closer_seat,
+            "final_turns_left": self.final_turns_left,
+            "starting_seat": self.starting_seat,
             "discard_top": self.discard_top,
             "discard_size": self.discard_size,
             "deck_size": self.deck_size,
@@ -133,6 +138,7 @@ class GameView:
             # so a long game's view costs no more than a short one's.
             "rounds": [r.data for r in self.rounds],
             "winners": None if self.winners is None else list(self.winners),
+            "last_action": None if self.last_action is None else self.last_action._asdict(),
         }
 
 
@@ -190,6 +196,27 @@ def _round_summary(result: RoundResult) -> RoundSummary:
     )
 
 
+def _starting_seat(state: GameState) -> int | None:
+    """Who takes (or took) the first turn of the round (R5): while playing, the seat that did;
+    in setup and between rounds, the previous round's closer, unknown (None) in round 1 until
+    every seat has made its reveals; None once the game is over."""
+    if state.phase == PLAYING:
+        return state.starter
+    if state.phase == SETUP or state.phase == ROUND_ENDED:
+        return state.last_closer
+    return None
+
+
+def _last_action_seen(
+    last: LastAction | None, seat: int | None, reveal_all: bool
+) -> LastAction | None:
+    """The last action as `seat` may see it: a card drawn from the draw pile is its drawer's
+    only while held (R7), and it is held exactly while the draw is the last action."""
+    if last is None or reveal_all or last.kind != Draw.kind or last.seat == seat:
+        return last
+    return last._replace(value=None)
+
+
 def view(state: GameState, seat: int | None, *, reveal_all: bool = False) -> GameView:
     """Exactly what `seat` may know now (`None`: a spectator), with its legal actions."""
     held = None
@@ -197,6 +224,7 @@ def view(state: GameState, seat: int | None, *, reveal_all: bool = False) -> Gam
         visible = reveal_all or state.held_from != DECK or seat == state.current
         held = HeldCard(state.current, state.held_from or DECK, state.held if visible else None)
     grids = state.grids
+    phase = state.phase
     players = tuple(
         PlayerView(
             seat=s,
@@ -213,8 +241,12 @@ def view(state: GameState, seat: int | None, *, reveal_all: bool = False) -> Gam
         seats=state.seats,
         open_seats=sum(1 for name in state.names if name is None),
         you=seat,
-        current_seat=state.current if state.phase == PLAYING else None,
+        current_seat=state.current if phase == PLAYING else None,
         closer_seat=state.closer,
+        final_turns_left=state.final_turns_left
+        if phase == PLAYING and state.closer is not None
+        else 0,
+        starting_seat=_starting_seat(state),
         discard_top=state.discard_top,
         discard_size=len(state.discard),
         deck_size=state.deck_size,
@@ -223,6 +255,7 @@ def view(state: GameState, seat: int | None, *, reveal_all: bool = False) -> Gam
         legal_actions=tuple(legal_actions(state, seat)),
         rounds=tuple(_round_summary(r) for r in state.rounds),
         winners=state.winners if state.winners else None,
+        last_action=_last_action_seen(state.last_action, seat, reveal_all),
         options=state.options.to_data(),
     )
 
@@ -270,6 +303,8 @@ def view_from_data(data: dict[str, Any]) -> GameView:
         you=data["you"],
         current_seat=data["current_seat"],
         closer_seat=data["closer_seat"],
+        final_turns_left=data["final_turns_left"],
+        starting_seat=data["starting_seat"],
         discard_top=data["discard_top"],
         discard_size=data["discard_size"],
         deck_size=data["deck_size"],
@@ -292,5 +327,6 @@ def view_from_data(data: dict[str, Any]) -> GameView:
             for r in data["rounds"]
         ),
         winners=None if data["winners"] is None else tuple(data["winners"]),
+        last_action=None if data["last_action"] is None else LastAction(**data["last_action"]),
         options=data["options"],
     )
