@@ -67,7 +67,7 @@ class LastAction(NamedTuple):
     """
 
     seat: int
-    kind: str  # an action's `kind` (engine.actions): join, reveal, draw, take_discard...
+    action: str  # the kind of action, as `engine.actions` names it: join, reveal, draw...
     column: int | None = None
     row: int | None = None
     value: int | None = None

@@ -212,7 +212,7 @@ def _last_action_seen(
 ) -> LastAction | None:
     """The last action as `seat` may see it: a card drawn from the draw pile is its drawer's
     only while held (R7), and it is held exactly while the draw is the last action."""
-    if last is None or reveal_all or last.kind != Draw.kind or last.seat == seat:
+    if last is None or reveal_all or last.action != Draw.kind or last.seat == seat:
         return last
     return last._replace(value=None)
 
