@@ -240,10 +240,16 @@ class LastActionSerializer(serializers.Serializer):
         help_text="`join` (took a seat), or the turn action as `legal_actions` names it.",
     )
     column = serializers.IntegerField(
-        allow_null=True, help_text="`reveal` and `replace`: the position's column 0-3; else null."
+        allow_null=True,
+        min_value=0,
+        max_value=3,
+        help_text="`reveal` and `replace`: the position's column 0-3; else null.",
     )
     row = serializers.IntegerField(
-        allow_null=True, help_text="`reveal` and `replace`: the position's row 0-2; else null."
+        allow_null=True,
+        min_value=0,
+        max_value=2,
+        help_text="`reveal` and `replace`: the position's row 0-2; else null.",
     )
     value = serializers.IntegerField(
         allow_null=True,
@@ -257,6 +263,8 @@ class LastActionSerializer(serializers.Serializer):
     )
     removed_column = serializers.IntegerField(
         allow_null=True,
+        min_value=0,
+        max_value=3,
         help_text="The column of three equal cards this action completed and removed (R8): "
         "its three cards were `value`. Null if none.",
     )
@@ -266,6 +274,7 @@ class LastActionSerializer(serializers.Serializer):
     )
     ended_round = serializers.IntegerField(
         allow_null=True,
+        min_value=1,
         help_text="The round this action ended and scored (R10, R11), else null. Its result is "
         "the entry of `rounds` with that `round` (the last one); unless `ended_game`, the view "
         "is already the next round's, in setup. A client notices a round's end by this field "
