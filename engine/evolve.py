@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .actions import Discard, Draw, Join, Replace, Reveal, TakeDiscard
 from .cards import ALL_CELLS_MASK, CELLS, COLUMN_MASKS, ROWS
 from .events import (
     CardDrawn,
@@ -44,7 +43,6 @@ from .state import (
     WAITING,
     GameState,
     Grid,
-    LastAction,
     RoundResult,
 )
 
@@ -55,10 +53,10 @@ def _set_grid(s: GameState, seat: int, grid: Grid) -> None:
     s.grids = tuple(grids)
 
 
-def _amend(s: GameState, **caused: Any) -> None:
-    """Note on the last action something it caused (a removed column, the round's end...)."""
-    if s.last_action is not None:
-        s.last_action = s.last_action._replace(**caused)
+def _caused(s: GameState, e: Event) -> None:
+    """Note `e` among the last action's events: something it caused (a removed column, the
+    final turns, the round's or the game's end). An action always precedes these."""
+    s.last_action = (*s.last_action, e)
 
 
 def _game_created(s: GameState, e: GameCreated) -> None:
@@ -73,7 +71,7 @@ def _player_joined(s: GameState, e: PlayerJoined) -> None:
     names = list(s.names)
     names[e.seat] = e.name
     s.names = tuple(names)
-    s.last_action = LastAction(e.seat, Join.kind)
+    s.last_action = (e,)
 
 
 def _round_dealt(s: GameState, e: RoundDealt) -> None:
@@ -97,7 +95,7 @@ def _round_dealt(s: GameState, e: RoundDealt) -> None:
 def _card_revealed(s: GameState, e: CardRevealed) -> None:
     grid = s.grids[e.seat]
     _set_grid(s, e.seat, Grid(grid.values, grid.up | 1 << (e.column * ROWS + e.row), grid.gone))
-    s.last_action = LastAction(e.seat, Reveal.kind, e.column, e.row, e.value)
+    s.last_action = (e,)
     if s.phase == PLAYING:
         s.step = TURN_DONE
 
@@ -114,7 +112,7 @@ def _card_drawn(s: GameState, e: CardDrawn) -> None:
     s.deck_pos += 1
     s.held_from = DECK
     s.step = PLACE_DRAWN
-    s.last_action = LastAction(e.seat, Draw.kind, value=e.value)
+    s.last_action = (e,)
 
 
 def _discard_taken(s: GameState, e: DiscardTaken) -> None:
@@ -122,7 +120,7 @@ def _discard_taken(s: GameState, e: DiscardTaken) -> None:
     s.discard = s.discard[:-1]
     s.held_from = DISCARD_PILE
     s.step = PLACE_TAKEN
-    s.last_action = LastAction(e.seat, TakeDiscard.kind, value=e.value)
+    s.last_action = (e,)
 
 
 def _card_replaced(s: GameState, e: CardReplaced) -> None:
@@ -136,7 +134,7 @@ def _card_replaced(s: GameState, e: CardReplaced) -> None:
     s.held = None
     s.held_from = None
     s.step = TURN_DONE
-    s.last_action = LastAction(e.seat, Replace.kind, e.column, e.row, e.value, e.replaced)
+    s.last_action = (e,)
 
 
 def _drawn_card_discarded(s: GameState, e: DrawnCardDiscarded) -> None:
@@ -144,7 +142,7 @@ def _drawn_card_discarded(s: GameState, e: DrawnCardDiscarded) -> None:
     s.held = None
     s.held_from = None
     s.step = REVEAL_AFTER_DISCARD
-    s.last_action = LastAction(e.seat, Discard.kind, value=e.value)
+    s.last_action = (e,)
 
 
 def _column_removed(s: GameState, e: ColumnRemoved) -> None:
@@ -152,7 +150,7 @@ def _column_removed(s: GameState, e: ColumnRemoved) -> None:
     base = e.column * ROWS
     s.discard = (*s.discard, *grid.values[base : base + ROWS])
     _set_grid(s, e.seat, Grid(grid.values, grid.up, grid.gone | COLUMN_MASKS[e.column]))
-    _amend(s, removed_column=e.column)
+    _caused(s, e)
 
 
 def _draw_pile_reshuffled(s: GameState, e: DrawPileReshuffled) -> None:
@@ -172,7 +170,7 @@ def _turn_passed(s: GameState, e: TurnPassed) -> None:
 def _final_turns_began(s: GameState, e: FinalTurnsBegan) -> None:
     s.closer = e.closer
     s.final_turns_left = s.seats - 1
-    _amend(s, final_turns_began=True)
+    _caused(s, e)
 
 
 def _round_ended(s: GameState, e: RoundEnded) -> None:
@@ -198,14 +196,14 @@ def _round_ended(s: GameState, e: RoundEnded) -> None:
     s.current = None
     s.starter = None
     s.step = CHOOSE
-    _amend(s, ended_round=e.round)
+    _caused(s, e)
 
 
 def _game_ended(s: GameState, e: GameEnded) -> None:
     s.phase = FINISHED
     s.winners = e.winners
     s.totals = e.totals
-    _amend(s, ended_game=True)
+    _caused(s, e)
 
 
 APPLY: dict[type[Any], Callable[[GameState, Any], None]] = {

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .cards import ALL_CELLS_MASK
+from .events import Event
 from .options import Options
 
 # Phases of a game (the API's `status`).
@@ -53,29 +54,6 @@ class Grid(NamedTuple):
         """The cards still in the grid (removed columns aside)."""
         gone = self.gone
         return [v for i, v in enumerate(self.values) if not gone >> i & 1]
-
-
-class LastAction(NamedTuple):
-    """The most recent action that changed the game, with what it caused, in full (the engine
-    knows every card; `view` hides what a viewer may not see, R7).
-
-    `value` is the card the action moved or turned: revealed, drawn, taken, placed or
-    discarded. `replaced` is the card a replace sent to the discard pile. `removed_column` is
-    the column of three equal cards the action completed (R8), `final_turns_began` whether it
-    made its seat the closer (R10), `ended_round` the round it ended and scored (R11), and
-    `ended_game` whether that ended the game (R3).
-    """
-
-    seat: int
-    action: str  # the kind of action, as `engine.actions` names it: join, reveal, draw...
-    column: int | None = None
-    row: int | None = None
-    value: int | None = None
-    replaced: int | None = None
-    removed_column: int | None = None
-    final_turns_began: bool = False
-    ended_round: int | None = None
-    ended_game: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +118,10 @@ class GameState:
     final_turns_left: int
     last_closer: int | None
     starter: int | None  # the seat that took the first turn of the round being played (R5)
-    last_action: LastAction | None
+    # The events of the most recent action that changed the game: the action's own (a join,
+    # reveal, draw...) then those it caused (ColumnRemoved, FinalTurnsBegan, RoundEnded,
+    # GameEnded); `view` makes the API's `last_action` of them. Empty before any action.
+    last_action: tuple[Event, ...]
     reshuffles: int  # how many times the draw pile ran out this round (R9)
     rounds: tuple[RoundResult, ...]
     winners: tuple[int, ...]
@@ -166,7 +147,7 @@ class GameState:
         self.final_turns_left = 0
         self.last_closer = None
         self.starter = None
-        self.last_action = None
+        self.last_action = ()
         self.reshuffles = 0
         self.rounds = ()
         self.winners = ()

@@ -10,17 +10,77 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
-from .actions import Action, Draw, action_from_data, action_to_data
+from .actions import (
+    Action,
+    Discard,
+    Draw,
+    Join,
+    Replace,
+    Reveal,
+    TakeDiscard,
+    action_from_data,
+    action_to_data,
+)
 from .cards import COLUMNS, ROWS
 from .decide import legal_actions
-from .events import CardDrawn, DrawPileReshuffled, Event, RoundDealt, event_to_data
-from .state import DECK, PLAYING, ROUND_ENDED, SETUP, GameState, Grid, LastAction, RoundResult
+from .events import (
+    CardDrawn,
+    CardReplaced,
+    CardRevealed,
+    ColumnRemoved,
+    DiscardTaken,
+    DrawnCardDiscarded,
+    DrawPileReshuffled,
+    Event,
+    FinalTurnsBegan,
+    GameEnded,
+    PlayerJoined,
+    RoundDealt,
+    RoundEnded,
+    event_to_data,
+)
+from .state import DECK, PLAYING, ROUND_ENDED, SETUP, GameState, Grid, RoundResult
 
 FACE_DOWN = "face_down"
 FACE_UP = "face_up"
 REMOVED = "removed"
+
+
+class LastAction(NamedTuple):
+    """The most recent action that changed the game, and what it caused, as one viewer may see
+    it (the API's `last_action`).
+
+    `value` is the card the action turned or moved: revealed, drawn, taken, placed or
+    discarded (None where R7 hides it, and for a join). `replaced` is the card a replace sent
+    to the discard pile. `removed_column` is the column of three equal cards the action
+    completed (R8), `final_turns_began` whether it made its seat the closer (R10),
+    `ended_round` the round it ended and scored (R11), `ended_game` whether that ended the
+    game (R3).
+    """
+
+    seat: int
+    action: str  # the kind of action as `engine.actions` names it: join, reveal, draw...
+    column: int | None = None
+    row: int | None = None
+    value: int | None = None
+    replaced: int | None = None
+    removed_column: int | None = None
+    final_turns_began: bool = False
+    ended_round: int | None = None
+    ended_game: bool = False
+
+
+#: The event each kind of action starts with, and that kind.
+_ACTION_OF: dict[type[Any], str] = {
+    PlayerJoined: Join.kind,
+    CardRevealed: Reveal.kind,
+    CardDrawn: Draw.kind,
+    DiscardTaken: TakeDiscard.kind,
+    CardReplaced: Replace.kind,
+    DrawnCardDiscarded: Discard.kind,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,13 +268,36 @@ def _starting_seat(state: GameState) -> int | None:
 
 
 def _last_action_seen(
-    last: LastAction | None, seat: int | None, reveal_all: bool
+    events: tuple[Event, ...], seat: int | None, reveal_all: bool
 ) -> LastAction | None:
-    """The last action as `seat` may see it: a card drawn from the draw pile is its drawer's
-    only while held (R7), and it is held exactly while the draw is the last action."""
-    if last is None or reveal_all or last.action != Draw.kind or last.seat == seat:
-        return last
-    return last._replace(value=None)
+    """The last action, from its events, as `seat` may see it: a card drawn from the draw pile
+    is its drawer's only while held (R7), and it is held exactly while the draw is the last
+    action. Every other card it names is face up by now."""
+    if not events:
+        return None
+    done: Any = events[0]  # one of the events of `_ACTION_OF`
+    kind = _ACTION_OF[type(done)]
+    value = getattr(done, "value", None)
+    if kind == Draw.kind and not reveal_all and done.seat != seat:
+        value = None
+    last = LastAction(
+        done.seat,
+        kind,
+        getattr(done, "column", None),
+        getattr(done, "row", None),
+        value,
+        getattr(done, "replaced", None),
+    )
+    for event in events[1:]:
+        if isinstance(event, ColumnRemoved):
+            last = last._replace(removed_column=event.column)
+        elif isinstance(event, FinalTurnsBegan):
+            last = last._replace(final_turns_began=True)
+        elif isinstance(event, RoundEnded):
+            last = last._replace(ended_round=event.round)
+        elif isinstance(event, GameEnded):
+            last = last._replace(ended_game=True)
+    return last
 
 
 def view(state: GameState, seat: int | None, *, reveal_all: bool = False) -> GameView:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from engine import DISCARD, DRAW, TAKE_DISCARD, Join, Options, Replace, Reveal, view
 from engine.events import FinalTurnsBegan, RoundEnded
-from engine.state import LastAction
-from engine.view import view_from_data
+from engine.view import LastAction, view_from_data
 
 from .support import Table, cols, rig_deal
 
