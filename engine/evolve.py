@@ -53,6 +53,12 @@ def _set_grid(s: GameState, seat: int, grid: Grid) -> None:
     s.grids = tuple(grids)
 
 
+def _caused(s: GameState, e: Event) -> None:
+    """Note `e` among the last action's events: something it caused (a removed column, the
+    final turns, the round's or the game's end). An action always precedes these."""
+    s.last_action = (*s.last_action, e)
+
+
 def _game_created(s: GameState, e: GameCreated) -> None:
     s.seats = e.seats
     s.options = e.options
@@ -65,6 +71,7 @@ def _player_joined(s: GameState, e: PlayerJoined) -> None:
     names = list(s.names)
     names[e.seat] = e.name
     s.names = tuple(names)
+    s.last_action = (e,)
 
 
 def _round_dealt(s: GameState, e: RoundDealt) -> None:
@@ -88,6 +95,7 @@ def _round_dealt(s: GameState, e: RoundDealt) -> None:
 def _card_revealed(s: GameState, e: CardRevealed) -> None:
     grid = s.grids[e.seat]
     _set_grid(s, e.seat, Grid(grid.values, grid.up | 1 << (e.column * ROWS + e.row), grid.gone))
+    s.last_action = (e,)
     if s.phase == PLAYING:
         s.step = TURN_DONE
 
@@ -95,6 +103,7 @@ def _card_revealed(s: GameState, e: CardRevealed) -> None:
 def _play_started(s: GameState, e: PlayStarted) -> None:
     s.phase = PLAYING
     s.current = e.seat
+    s.starter = e.seat
     s.step = CHOOSE
 
 
@@ -103,6 +112,7 @@ def _card_drawn(s: GameState, e: CardDrawn) -> None:
     s.deck_pos += 1
     s.held_from = DECK
     s.step = PLACE_DRAWN
+    s.last_action = (e,)
 
 
 def _discard_taken(s: GameState, e: DiscardTaken) -> None:
@@ -110,6 +120,7 @@ def _discard_taken(s: GameState, e: DiscardTaken) -> None:
     s.discard = s.discard[:-1]
     s.held_from = DISCARD_PILE
     s.step = PLACE_TAKEN
+    s.last_action = (e,)
 
 
 def _card_replaced(s: GameState, e: CardReplaced) -> None:
@@ -123,6 +134,7 @@ def _card_replaced(s: GameState, e: CardReplaced) -> None:
     s.held = None
     s.held_from = None
     s.step = TURN_DONE
+    s.last_action = (e,)
 
 
 def _drawn_card_discarded(s: GameState, e: DrawnCardDiscarded) -> None:
@@ -130,6 +142,7 @@ def _drawn_card_discarded(s: GameState, e: DrawnCardDiscarded) -> None:
     s.held = None
     s.held_from = None
     s.step = REVEAL_AFTER_DISCARD
+    s.last_action = (e,)
 
 
 def _column_removed(s: GameState, e: ColumnRemoved) -> None:
@@ -137,6 +150,7 @@ def _column_removed(s: GameState, e: ColumnRemoved) -> None:
     base = e.column * ROWS
     s.discard = (*s.discard, *grid.values[base : base + ROWS])
     _set_grid(s, e.seat, Grid(grid.values, grid.up, grid.gone | COLUMN_MASKS[e.column]))
+    _caused(s, e)
 
 
 def _draw_pile_reshuffled(s: GameState, e: DrawPileReshuffled) -> None:
@@ -156,6 +170,7 @@ def _turn_passed(s: GameState, e: TurnPassed) -> None:
 def _final_turns_began(s: GameState, e: FinalTurnsBegan) -> None:
     s.closer = e.closer_seat
     s.final_turns_left = s.seats - 1
+    _caused(s, e)
 
 
 def _round_ended(s: GameState, e: RoundEnded) -> None:
@@ -181,13 +196,16 @@ def _round_ended(s: GameState, e: RoundEnded) -> None:
     s.last_closer = e.closer_seat
     s.phase = ROUND_ENDED
     s.current = None
+    s.starter = None
     s.step = CHOOSE
+    _caused(s, e)
 
 
 def _game_ended(s: GameState, e: GameEnded) -> None:
     s.phase = FINISHED
     s.winners = e.winners
     s.totals = e.totals
+    _caused(s, e)
 
 
 APPLY: dict[type[Any], Callable[[GameState, Any], None]] = {

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from .events import event_from_data, event_to_data, event_type
 from .options import Options
 from .state import GameState, Grid, RoundResult
 
 #: Bumped whenever the state's shape changes; a snapshot of another format is ignored.
-SNAPSHOT_FORMAT = 1
+#: 2: the round's starter and the last action.
+SNAPSHOT_FORMAT = 2
 
 
 class StaleSnapshot(ValueError):
@@ -39,6 +41,8 @@ def state_to_data(state: GameState) -> dict[str, Any]:
         "closer": state.closer,
         "final_turns_left": state.final_turns_left,
         "last_closer": state.last_closer,
+        "starter": state.starter,
+        "last_action": [[event_type(e), event_to_data(e)] for e in state.last_action],
         "reshuffles": state.reshuffles,
         "rounds": [
             [
@@ -78,6 +82,8 @@ def state_from_data(data: dict[str, Any]) -> GameState:
     state.closer = data["closer"]
     state.final_turns_left = data["final_turns_left"]
     state.last_closer = data["last_closer"]
+    state.starter = data["starter"]
+    state.last_action = tuple(event_from_data(kind, event) for kind, event in data["last_action"])
     state.reshuffles = data["reshuffles"]
     state.rounds = tuple(
         RoundResult(rnd, closer, tuple(tuple(g) for g in grids), tuple(raw), tuple(scores), dbl)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .cards import ALL_CELLS_MASK
+from .events import Event
 from .options import Options
 
 # Phases of a game (the API's `status`).
@@ -85,6 +86,8 @@ _SLOTS = (
     "closer",
     "final_turns_left",
     "last_closer",
+    "starter",
+    "last_action",
     "reshuffles",
     "rounds",
     "winners",
@@ -114,6 +117,11 @@ class GameState:
     closer: int | None
     final_turns_left: int
     last_closer: int | None
+    starter: int | None  # the seat that took the first turn of the round being played (R5)
+    # The events of the most recent action that changed the game: the action's own (a join,
+    # reveal, draw...) then those it caused (ColumnRemoved, FinalTurnsBegan, RoundEnded,
+    # GameEnded); `view` makes the API's `last_action` of them. Empty before any action.
+    last_action: tuple[Event, ...]
     reshuffles: int  # how many times the draw pile ran out this round (R9)
     rounds: tuple[RoundResult, ...]
     winners: tuple[int, ...]
@@ -138,6 +146,8 @@ class GameState:
         self.closer = None
         self.final_turns_left = 0
         self.last_closer = None
+        self.starter = None
+        self.last_action = ()
         self.reshuffles = 0
         self.rounds = ()
         self.winners = ()
@@ -166,6 +176,8 @@ class GameState:
         new.closer = self.closer
         new.final_turns_left = self.final_turns_left
         new.last_closer = self.last_closer
+        new.starter = self.starter
+        new.last_action = self.last_action
         new.reshuffles = self.reshuffles
         new.rounds = self.rounds
         new.winners = self.winners

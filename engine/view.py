@@ -10,17 +10,77 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
-from .actions import Action, action_from_data, action_to_data
+from .actions import (
+    Action,
+    Discard,
+    Draw,
+    Join,
+    Replace,
+    Reveal,
+    TakeDiscard,
+    action_from_data,
+    action_to_data,
+)
 from .cards import COLUMNS, ROWS
 from .decide import legal_actions
-from .events import CardDrawn, DrawPileReshuffled, Event, RoundDealt, event_to_data
-from .state import DECK, PLAYING, GameState, Grid, RoundResult
+from .events import (
+    CardDrawn,
+    CardReplaced,
+    CardRevealed,
+    ColumnRemoved,
+    DiscardTaken,
+    DrawnCardDiscarded,
+    DrawPileReshuffled,
+    Event,
+    FinalTurnsBegan,
+    GameEnded,
+    PlayerJoined,
+    RoundDealt,
+    RoundEnded,
+    event_to_data,
+)
+from .state import DECK, PLAYING, ROUND_ENDED, SETUP, GameState, Grid, RoundResult
 
 FACE_DOWN = "face_down"
 FACE_UP = "face_up"
 REMOVED = "removed"
+
+
+class LastAction(NamedTuple):
+    """The most recent action that changed the game, and what it caused, as one viewer may see
+    it (the API's `last_action`).
+
+    `value` is the card the action turned or moved: revealed, drawn, taken, placed or
+    discarded (None where R7 hides it, and for a join). `replaced` is the card a replace sent
+    to the discard pile. `removed_column` is the column of three equal cards the action
+    completed (R8), `final_turns_began` whether it made its seat the closer (R10),
+    `ended_round` the round it ended and scored (R11), `ended_game` whether that ended the
+    game (R3).
+    """
+
+    seat: int
+    action: str  # the kind of action as `engine.actions` names it: join, reveal, draw...
+    column: int | None = None
+    row: int | None = None
+    value: int | None = None
+    replaced: int | None = None
+    removed_column: int | None = None
+    final_turns_began: bool = False
+    ended_round: int | None = None
+    ended_game: bool = False
+
+
+#: The event each kind of action starts with, and that kind.
+_ACTION_OF: dict[type[Any], str] = {
+    PlayerJoined: Join.kind,
+    CardRevealed: Reveal.kind,
+    CardDrawn: Draw.kind,
+    DiscardTaken: TakeDiscard.kind,
+    CardReplaced: Replace.kind,
+    DrawnCardDiscarded: Discard.kind,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +152,8 @@ class GameView:
     you: int | None
     current_seat: int | None
     closer_seat: int | None
+    final_turns_left: int
+    starting_seat: int | None
     discard_top: int | None
     discard_size: int
     deck_size: int
@@ -100,6 +162,7 @@ class GameView:
     legal_actions: tuple[Action, ...]
     rounds: tuple[RoundSummary, ...]
     winners: tuple[int, ...] | None
+    last_action: LastAction | None = None  # as the viewer may see it: `value` None if hidden
     options: dict[str, Any] = field(default_factory=dict)
 
     def to_data(self) -> dict[str, Any]:
@@ -114,6 +177,8 @@ class GameView:
             "you": self.you,
             "current_seat": self.current_seat,
             "closer_seat": self.closer_seat,
+            "final_turns_left": self.final_turns_left,
+            "starting_seat": self.starting_seat,
             "discard_top": self.discard_top,
             "discard_size": self.discard_size,
             "deck_size": self.deck_size,
@@ -133,6 +198,7 @@ class GameView:
             # so a long game's view costs no more than a short one's.
             "rounds": [r.data for r in self.rounds],
             "winners": None if self.winners is None else list(self.winners),
+            "last_action": None if self.last_action is None else self.last_action._asdict(),
         }
 
 
@@ -190,6 +256,50 @@ def _round_summary(result: RoundResult) -> RoundSummary:
     )
 
 
+def _starting_seat(state: GameState) -> int | None:
+    """Who takes (or took) the first turn of the round (R5): while playing, the seat that did;
+    in setup and between rounds, the previous round's closer, unknown (None) in round 1 until
+    every seat has made its reveals; None once the game is over."""
+    if state.phase == PLAYING:
+        return state.starter
+    if state.phase == SETUP or state.phase == ROUND_ENDED:
+        return state.last_closer
+    return None
+
+
+def _last_action_seen(
+    events: tuple[Event, ...], seat: int | None, reveal_all: bool
+) -> LastAction | None:
+    """The last action, from its events, as `seat` may see it: a card drawn from the draw pile
+    is its drawer's only while held (R7), and it is held exactly while the draw is the last
+    action. Every other card it names is face up by now."""
+    if not events:
+        return None
+    done: Any = events[0]  # one of the events of `_ACTION_OF`
+    kind = _ACTION_OF[type(done)]
+    value = getattr(done, "value", None)
+    if kind == Draw.kind and not reveal_all and done.seat != seat:
+        value = None
+    last = LastAction(
+        done.seat,
+        kind,
+        getattr(done, "column", None),
+        getattr(done, "row", None),
+        value,
+        getattr(done, "replaced", None),
+    )
+    for event in events[1:]:
+        if isinstance(event, ColumnRemoved):
+            last = last._replace(removed_column=event.column)
+        elif isinstance(event, FinalTurnsBegan):
+            last = last._replace(final_turns_began=True)
+        elif isinstance(event, RoundEnded):
+            last = last._replace(ended_round=event.round)
+        elif isinstance(event, GameEnded):
+            last = last._replace(ended_game=True)
+    return last
+
+
 def view(state: GameState, seat: int | None, *, reveal_all: bool = False) -> GameView:
     """Exactly what `seat` may know now (`None`: a spectator), with its legal actions."""
     held = None
@@ -197,6 +307,7 @@ def view(state: GameState, seat: int | None, *, reveal_all: bool = False) -> Gam
         visible = reveal_all or state.held_from != DECK or seat == state.current
         held = HeldCard(state.current, state.held_from or DECK, state.held if visible else None)
     grids = state.grids
+    phase = state.phase
     players = tuple(
         PlayerView(
             seat=s,
@@ -213,8 +324,12 @@ def view(state: GameState, seat: int | None, *, reveal_all: bool = False) -> Gam
         seats=state.seats,
         open_seats=sum(1 for name in state.names if name is None),
         you=seat,
-        current_seat=state.current if state.phase == PLAYING else None,
+        current_seat=state.current if phase == PLAYING else None,
         closer_seat=state.closer,
+        final_turns_left=state.final_turns_left
+        if phase == PLAYING and state.closer is not None
+        else 0,
+        starting_seat=_starting_seat(state),
         discard_top=state.discard_top,
         discard_size=len(state.discard),
         deck_size=state.deck_size,
@@ -223,6 +338,7 @@ def view(state: GameState, seat: int | None, *, reveal_all: bool = False) -> Gam
         legal_actions=tuple(legal_actions(state, seat)),
         rounds=tuple(_round_summary(r) for r in state.rounds),
         winners=state.winners if state.winners else None,
+        last_action=_last_action_seen(state.last_action, seat, reveal_all),
         options=state.options.to_data(),
     )
 
@@ -270,6 +386,8 @@ def view_from_data(data: dict[str, Any]) -> GameView:
         you=data["you"],
         current_seat=data["current_seat"],
         closer_seat=data["closer_seat"],
+        final_turns_left=data["final_turns_left"],
+        starting_seat=data["starting_seat"],
         discard_top=data["discard_top"],
         discard_size=data["discard_size"],
         deck_size=data["deck_size"],
@@ -292,5 +410,6 @@ def view_from_data(data: dict[str, Any]) -> GameView:
             for r in data["rounds"]
         ),
         winners=None if data["winners"] is None else tuple(data["winners"]),
+        last_action=None if data["last_action"] is None else LastAction(**data["last_action"]),
         options=data["options"],
     )

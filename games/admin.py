@@ -50,6 +50,8 @@ class GameAdmin(admin.ModelAdmin):
         "round",
         "current_seat",
         "players_joined",
+        "totals",
+        "winners",
     )
     exclude = ("seed",)
     inlines = (SeatInline, GameEventInline)

@@ -29,7 +29,7 @@ class Status(models.TextChoices):
 class Game(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(auto_now=True)  # the last event's time (every append)
     seats = models.PositiveSmallIntegerField()
     options = models.JSONField()
     # The seed of every shuffle: hidden, since it would reveal every card.
@@ -40,6 +40,10 @@ class Game(models.Model):
     round = models.PositiveSmallIntegerField(default=0)
     current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     players_joined = models.PositiveSmallIntegerField(default=0)
+    # Each seat's total so far, by seat, and the winning seats once finished (null before):
+    # the lobby shows them without replaying.
+    totals = models.JSONField(default=list)
+    winners = models.JSONField(null=True, blank=True)
     # A cache of the replayed state (engine.snapshot, as JSON text), used only when
     # `snapshot_version` equals `version`; disposable, rebuilt from the log whenever it is
     # missing or stale. Text, not a JSON column: it is rewritten by every action and never

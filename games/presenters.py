@@ -10,11 +10,20 @@ from .models import Game
 
 
 def game_data(
-    game: Game, state: GameState, seat: int | None, *, reveal_all: bool = False
+    game: Game,
+    state: GameState,
+    seat: int | None,
+    *,
+    reveal_all: bool = False,
+    updated_at: Any = None,
 ) -> dict[str, Any]:
-    """The game as `seat` (None: a spectator) may see it: the API's game resource."""
+    """The game as `seat` (None: a spectator) may see it: the API's game resource.
+
+    `updated_at` is the time of the state's last event: the game's (its last append) unless
+    the state is an earlier one (a replay with `?at=`)."""
     data = view(state, seat, reveal_all=reveal_all).to_data()
-    return {"id": str(game.id), "created_at": _timestamp(game), **data}
+    updated = _iso(game.updated_at if updated_at is None else updated_at)
+    return {"id": str(game.id), "created_at": _timestamp(game), "updated_at": updated, **data}
 
 
 def game_summary(game: Game) -> dict[str, Any]:
@@ -23,6 +32,7 @@ def game_summary(game: Game) -> dict[str, Any]:
     return {
         "id": str(game.id),
         "created_at": _timestamp(game),
+        "updated_at": _iso(game.updated_at),
         "status": game.status,
         "version": game.version,
         "round": game.round,
@@ -30,6 +40,8 @@ def game_summary(game: Game) -> dict[str, Any]:
         "open_seats": game.seats - game.players_joined,
         "options": game.options,
         "players": names,
+        "totals": game.totals,
+        "winners": game.winners,
     }
 
 

@@ -136,6 +136,33 @@ class QueryIntegerField(serializers.IntegerField):
         return super().get_value(dictionary)
 
 
+class QueryChoiceField(serializers.ChoiceField):
+    """One of `choices` in the query string; present but empty (`?status=`) is refused, as for
+    `QueryIntegerField`."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        if self.field_name in dictionary and dictionary[self.field_name] == "":
+            return ""
+        return super().get_value(dictionary)
+
+
+GAME_STATUS_FILTERS = ["waiting", "setup", "playing", "finished"]
+GAME_ORDERINGS = ["-created_at", "created_at", "-updated_at", "updated_at"]
+MAX_PAGE = 100
+MAX_OFFSET = 2**31 - 1
+
+
+class GameListQuerySerializer(serializers.Serializer):
+    """The lobby's filters, order and page; every bad value is refused (400), none ignored."""
+
+    status = QueryChoiceField(choices=GAME_STATUS_FILTERS, required=False)
+    seats = QueryIntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, required=False)
+    open_seats = QueryIntegerField(min_value=1, max_value=MAX_SEATS, required=False)
+    ordering = QueryChoiceField(choices=GAME_ORDERINGS, default="-created_at")
+    limit = QueryIntegerField(min_value=1, max_value=MAX_PAGE, default=20)
+    offset = QueryIntegerField(min_value=0, max_value=MAX_OFFSET, default=0)
+
+
 class AtQuerySerializer(serializers.Serializer):
     at = QueryIntegerField(min_value=1, max_value=2**31 - 1, required=False)
 
@@ -152,6 +179,7 @@ class EmptySerializer(StrictSerializer):
 CELL_STATES = ["face_down", "face_up", "removed"]
 CARD_SOURCES = ["deck", "discard"]
 ACTION_KINDS = list(TURN_ACTION_KINDS)
+LAST_ACTION_KINDS = ["join", *ACTION_KINDS]
 HISTORY_FORMATS = ["skyjo-history"]
 HISTORY_FORMAT_VERSIONS = [(1, "1")]
 
@@ -167,10 +195,23 @@ class CellSerializer(serializers.Serializer):
     )
 
 
-class GridField(serializers.ListField):
-    """4 columns of 3 cells; empty before the first deal."""
+GRID_HELP = (
+    "The 12 cards as 4 columns (left to right), each of 3 cells from top to bottom: "
+    "`grid[column][row]`, column 0-3 and row 0-2, the positions actions take. Empty before the "
+    "first deal."
+)
 
-    child = serializers.ListField(child=CellSerializer(), min_length=3, max_length=3)
+
+class GridField(serializers.ListField):
+    """4 columns of 3 cells, top to bottom (`grid[column][row]`); empty before the first deal."""
+
+    child = serializers.ListField(
+        child=CellSerializer(), min_length=3, max_length=3, help_text="One column, top to bottom."
+    )
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", GRID_HELP)
+        super().__init__(**kwargs)
 
 
 class PlayerSerializer(serializers.Serializer):
@@ -257,6 +298,60 @@ class LegalActionField(serializers.DictField):
     """One of `LegalAction`'s shapes."""
 
 
+class LastActionSerializer(serializers.Serializer):
+    """The most recent action that changed the game, and what it caused."""
+
+    seat = serializers.IntegerField(help_text="The seat that acted.")
+    action = serializers.ChoiceField(
+        choices=LAST_ACTION_KINDS,
+        help_text="`join` (took a seat), or the turn action as `legal_actions` names it.",
+    )
+    column = serializers.IntegerField(
+        allow_null=True,
+        min_value=0,
+        max_value=3,
+        help_text="`reveal` and `replace`: the position's column 0-3; else null.",
+    )
+    row = serializers.IntegerField(
+        allow_null=True,
+        min_value=0,
+        max_value=2,
+        help_text="`reveal` and `replace`: the position's row 0-2; else null.",
+    )
+    value = serializers.IntegerField(
+        allow_null=True,
+        help_text="The card revealed, drawn, taken from the discard pile, placed or discarded. "
+        "A card drawn from the draw pile is shown to its drawer only (null for everyone else) "
+        "while it is held (R7); null for `join`.",
+    )
+    replaced = serializers.IntegerField(
+        allow_null=True,
+        help_text="`replace`: the card that left the grid for the discard pile; else null.",
+    )
+    removed_column = serializers.IntegerField(
+        allow_null=True,
+        min_value=0,
+        max_value=3,
+        help_text="The column of three equal cards this action completed and removed (R8): "
+        "its three cards were `value`. Null if none.",
+    )
+    final_turns_began = serializers.BooleanField(
+        help_text="This action left its seat without a face-down card: that seat is now "
+        "`closer_seat` and each other seat plays once more (R10)."
+    )
+    ended_round = serializers.IntegerField(
+        allow_null=True,
+        min_value=1,
+        help_text="The round this action ended and scored (R10, R11), else null. Its result is "
+        "the entry of `rounds` with that `round` (the last one); unless `ended_game`, the view "
+        "is already the next round's, in setup. A client notices a round's end by this field "
+        "(or by `round` going up between two views).",
+    )
+    ended_game = serializers.BooleanField(
+        help_text="This action ended the game (R3): `status` is `finished`, `winners` is set."
+    )
+
+
 class RoundPlayerSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     grid = GridField()
@@ -277,12 +372,14 @@ class GameOptionsSerializer(serializers.Serializer):
 
 
 GAME_STATUSES = ["waiting", "setup", "playing", "round_ended", "finished"]
-GAME_STATUS_FILTERS = ["waiting", "setup", "playing", "finished"]
 
 
 class GameSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField(
+        help_text="When the game's last event was stored (with `?at=N`: event N's time)."
+    )
     status = serializers.ChoiceField(
         choices=GAME_STATUSES,
         help_text="`round_ended` is only seen when replaying between two events (`?at=`).",
@@ -294,7 +391,21 @@ class GameSerializer(serializers.Serializer):
     options = GameOptionsSerializer()
     you = serializers.IntegerField(allow_null=True, help_text="The viewer's seat; null: spectator.")
     current_seat = serializers.IntegerField(allow_null=True)
-    closer_seat = serializers.IntegerField(allow_null=True)
+    closer_seat = serializers.IntegerField(
+        allow_null=True,
+        help_text="The seat that ended a turn with no face-down card this round (R10), if any.",
+    )
+    final_turns_left = serializers.IntegerField(
+        min_value=0,
+        help_text="After the closer: the seats still to finish their final turn, the current "
+        "seat's included (R10). 0 when no final turns are being played.",
+    )
+    starting_seat = serializers.IntegerField(
+        allow_null=True,
+        help_text="The seat that starts (or, while playing, started) this round (R5): in "
+        "later rounds the previous round's closer; in round 1 the highest pair of setup "
+        "reveals, so null until every seat has made its reveals. Null once finished.",
+    )
     discard_top = serializers.IntegerField(allow_null=True)
     discard_size = serializers.IntegerField()
     deck_size = serializers.IntegerField()
@@ -307,6 +418,11 @@ class GameSerializer(serializers.Serializer):
     )
     rounds = RoundSerializer(many=True)
     winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    last_action = LastActionSerializer(
+        allow_null=True,
+        help_text="The most recent action that changed the game, as the caller may see it; "
+        "null before the first join.",
+    )
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -319,6 +435,16 @@ class GameSummarySerializer(serializers.Serializer):
     open_seats = serializers.IntegerField()
     options = GameOptionsSerializer()
     players = serializers.ListField(child=serializers.CharField(), help_text="Joined names.")
+    updated_at = serializers.DateTimeField(help_text="When the game's last event was stored.")
+    totals = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Each seat's total so far, by seat (`totals[seat]`; 0 before a round is scored).",
+    )
+    winners = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="The winning seats (R3), null until the game is finished.",
+    )
 
 
 class GameListSerializer(serializers.Serializer):

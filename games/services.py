@@ -142,6 +142,12 @@ def event_rows(game: Game, *, after: int, limit: int) -> list[tuple[int, str, in
     )
 
 
+def event_time(game: Game, sequence: int) -> Any:
+    """When the game's event `sequence` was stored (None if there is no such event)."""
+    rows = GameEvent.objects.filter(game=game, sequence=sequence)
+    return rows.values_list("created_at", flat=True).first()
+
+
 def game_state(game: Game, at: int | None = None) -> GameState:
     """The game's state at its current version (or at version `at`).
 
@@ -221,6 +227,8 @@ def append_events(
         round=after.round,
         current_seat=after.current,
         players_joined=sum(1 for name in after.names if name is not None),
+        totals=list(after.totals),
+        winners=list(after.winners) if after.winners else None,
         snapshot=snapshot_text(after),
     )
     new_events = [
@@ -230,6 +238,7 @@ def append_events(
         raise VersionMoved()
     game.version, game.status, game.round = after.version, status, after.round
     game.current_seat, game.players_joined = summary.current_seat, summary.players_joined
+    game.totals, game.winners = summary.totals, summary.winners
     game.updated_at = now
     game.snapshot, game.snapshot_version = summary.snapshot, after.version
 

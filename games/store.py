@@ -38,6 +38,8 @@ _MOVED = (
     "round",
     "current_seat",
     "players_joined",
+    "totals",
+    "winners",
     "updated_at",
     "snapshot",
     "snapshot_version",
@@ -164,6 +166,8 @@ class Summary:
     round: int
     current_seat: int | None
     players_joined: int
+    totals: list[int]  # by seat
+    winners: list[int] | None  # None until the game is finished
     snapshot: str  # engine.snapshot as JSON text
 
 
@@ -195,6 +199,8 @@ def append(
         summary.round,
         summary.current_seat,
         summary.players_joined,
+        _json_column("totals", summary.totals),
+        _json_column("winners", summary.winners),
         moment,
         summary.snapshot,
         summary.version,
@@ -249,6 +255,11 @@ def _insert(
                     created_at,
                 ]
             cursor.execute(_insert_sql(connection.vendor, len(batch)), params)
+
+
+def _json_column(name: str, value: Any) -> Any:
+    """`value` for the game's JSON column `name`, adapted as the ORM adapts it (None: NULL)."""
+    return Game._meta.get_field(name).get_db_prep_save(value, connection)
 
 
 def _json(value: Any) -> str:

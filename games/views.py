@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
+from django.db.models import F
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -20,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from engine import POSITION_KINDS, TURN_ACTION_KINDS, action_from_data
+from engine.options import MAX_SEATS, MIN_SEATS
 
 from . import services
 from .http import etag, idempotency_key, if_none_match, parse_version_header, seat_credential
@@ -47,12 +49,16 @@ from .schema import (
 )
 from .serializers import (
     ACTION_DESCRIPTIONS,
+    GAME_ORDERINGS,
     GAME_STATUS_FILTERS,
     LEGAL_ACTION_REF,
+    MAX_OFFSET,
+    MAX_PAGE,
     AnyActionSerializer,
     AtQuerySerializer,
     CreateGameSerializer,
     EmptySerializer,
+    GameListQuerySerializer,
     GameListSerializer,
     GameSerializer,
     JoinedSerializer,
@@ -71,8 +77,33 @@ def _with_etag(response: Response, version: int) -> Response:
 
 
 class GamePagination(LimitOffsetPagination):
-    default_limit = 20
-    max_limit = 100
+    """Pages of the validated `limit` and `offset` (DRF's own parsing would silently fall back
+    to defaults on bad values); `next` and `previous` links as DRF writes them."""
+
+    max_limit = MAX_PAGE
+
+    def __init__(self, limit: int, offset: int) -> None:
+        self.default_limit = self.chosen_limit = limit
+        self.chosen_offset = offset
+
+    def get_limit(self, request: Request) -> int:
+        return self.chosen_limit
+
+    def get_offset(self, request: Request) -> int:
+        return self.chosen_offset
+
+
+def _listed_games(query: dict[str, Any]) -> Any:
+    """The games the lobby's validated `query` selects, in its order (the id breaks ties)."""
+    games = Game.objects.prefetch_related("seat_rows")
+    if "status" in query:
+        games = games.filter(status=query["status"])
+    if "seats" in query:
+        games = games.filter(seats=query["seats"])
+    if "open_seats" in query:
+        games = games.filter(seats__gte=F("players_joined") + query["open_seats"])
+    ordering = query["ordering"]
+    return games.order_by(ordering, "-id" if ordering.startswith("-") else "id")
 
 
 class GameListView(APIView):
@@ -87,33 +118,50 @@ class GameListView(APIView):
     @extend_schema(
         operation_id="list_games",
         summary="List games",
-        description="Newest first. Filter by `status=waiting` to find games with open seats.",
+        description="Newest first unless `ordering` says otherwise. Filter by "
+        "`status=waiting&open_seats=1` to find games to join. Every parameter is checked: a "
+        "value outside its type, enum or bounds is refused with 400 `invalid_request`, the "
+        "parameter named in `errors`.",
         tags=["lobby"],
         auth=[],
         parameters=[
             OpenApiParameter(
                 "status", str, enum=GAME_STATUS_FILTERS, description="Only games in this status."
             ),
-            OpenApiParameter("limit", int, description="Page size (default 20, at most 100)."),
-            OpenApiParameter("offset", int, description="Games to skip."),
+            OpenApiParameter(
+                "seats",
+                whole_number(MIN_SEATS, MAX_SEATS),
+                description="Only games of exactly this many seats.",
+            ),
+            OpenApiParameter(
+                "open_seats",
+                whole_number(1, MAX_SEATS),
+                description="Only games with at least this many open seats.",
+            ),
+            OpenApiParameter(
+                "ordering",
+                str,
+                enum=GAME_ORDERINGS,
+                default="-created_at",
+                description="Sort by creation or by last event (`updated_at`); `-`: newest "
+                "first. Ties in the order of the games' ids.",
+            ),
+            OpenApiParameter(
+                "limit", whole_number(1, MAX_PAGE), default=20, description="Page size."
+            ),
+            OpenApiParameter(
+                "offset", whole_number(0, MAX_OFFSET), default=0, description="Games to skip."
+            ),
             RETRY_AFTER,
         ],
         responses={200: GameListSerializer, **problems(400)},
     )
     def get(self, request: Request) -> Response:
-        games = Game.objects.prefetch_related("seat_rows").order_by("-created_at")
-        wanted = request.query_params.get("status")
-        if wanted is not None:
-            if wanted not in Status.values:
-                raise Problem(
-                    400,
-                    "invalid_request",
-                    f"Unknown status {wanted!r}.",
-                    errors={"status": [f"Expected one of: {', '.join(Status.values)}."]},
-                )
-            games = games.filter(status=wanted)
-        paginator = GamePagination()
-        page = paginator.paginate_queryset(games, request, view=self)
+        query = GameListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        chosen = query.validated_data
+        paginator = GamePagination(chosen["limit"], chosen["offset"])
+        page = paginator.paginate_queryset(_listed_games(chosen), request, view=self)
         return paginator.get_paginated_response([game_summary(g) for g in page or []])
 
     @extend_schema(
@@ -189,7 +237,8 @@ class GameDetailView(APIView):
                 )
             finished = game.status == Status.FINISHED
             state = services.game_state(game, at=at)
-            return Response(game_data(game, state, seat, reveal_all=finished))
+            moment = services.event_time(game, at)
+            return Response(game_data(game, state, seat, reveal_all=finished, updated_at=moment))
         tags = if_none_match(request)
         if "*" in tags or str(game.version) in tags:
             return _with_etag(Response(status=http.HTTP_304_NOT_MODIFIED), game.version)

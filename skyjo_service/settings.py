@@ -235,6 +235,7 @@ SPECTACULAR_SETTINGS = {
         "CellState": "games.serializers.CELL_STATES",
         "CardSource": "games.serializers.CARD_SOURCES",
         "ActionKind": "games.serializers.ACTION_KINDS",
+        "LastActionKind": "games.serializers.LAST_ACTION_KINDS",
         "HistoryFormat": "games.serializers.HISTORY_FORMATS",
         # Each action shape's constant `action`, e.g. TakeDiscardActionKind (games.serializers).
         **{

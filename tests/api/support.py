@@ -187,9 +187,12 @@ def setup_reveals(client: APIClient, game_id: str, tokens: Sequence[str]) -> dic
     return body
 
 
+IDENTITY = ("id", "created_at", "updated_at")
+
+
 def without_identity(data: dict[str, Any]) -> dict[str, Any]:
-    """A game resource less what the engine view does not hold (`id`, `created_at`)."""
-    return {key: value for key, value in data.items() if key not in ("id", "created_at")}
+    """A game resource less what the engine view does not hold (its id and times)."""
+    return {key: value for key, value in data.items() if key not in IDENTITY}
 
 
 # What a view may show

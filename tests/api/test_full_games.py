@@ -36,6 +36,10 @@ def _public(data: dict[str, Any]) -> dict[str, Any]:
     held = public["held_card"]
     if held is not None and held["source"] == "deck":
         public["held_card"] = {**held, "value": None}
+    last = public["last_action"]
+    if last is not None and last["action"] == "draw":  # the drawer's own, while held (R7)
+        assert held is not None and last["value"] == held["value"]
+        public["last_action"] = {**last, "value": None}
     return public
 
 

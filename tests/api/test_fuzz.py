@@ -31,7 +31,6 @@ from schemathesis.checks import CHECKS as REGISTERED_CHECKS
 from schemathesis.checks import (
     ignored_auth,
     load_all_checks,
-    negative_data_rejection,
     positive_data_acceptance,
 )
 from schemathesis.generation.stateful.state_machine import StepInput, StepOutput
@@ -115,9 +114,6 @@ EXCLUDED = {
     # A history can match the document's schema and still not replay by the rules (400
     # invalid_history): which events may follow which is the rules' business, not a schema's.
     "import_history": [positive_data_acceptance],
-    # Paging is lenient by design (tests/api/test_lobby.py): a `limit` or `offset` that is not
-    # a whole number falls back to its default, a `limit` over 100 is capped.
-    "list_games": [negative_data_rejection],
 }
 
 

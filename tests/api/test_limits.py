@@ -204,11 +204,14 @@ def test_the_parser_stops_reading_at_the_limit() -> None:
 def test_list_pages_hold_at_most_100_games(api: APIClient) -> None:
     for _ in range(103):
         services.create_game(seats=2, options=None, seed=None)
-    for query, size in (({"limit": 1000}, 100), ({"limit": 101}, 100), ({}, 20), ({"limit": 7}, 7)):
+    for query, size in (({"limit": 100}, 100), ({}, 20), ({"limit": 7}, 7)):
         page = api.get(GAMES, query).json()
         assert page["count"] == 103
         assert len(page["results"]) == size
-    last = api.get(GAMES, {"limit": 1000, "offset": 100}).json()
+    for limit in (101, 1000):  # refused, not capped: the client learns its page is smaller
+        problem = assert_problem(api.get(GAMES, {"limit": limit}), 400, "invalid_request")
+        assert list(problem["errors"]) == ["limit"]
+    last = api.get(GAMES, {"limit": 100, "offset": 100}).json()
     assert len(last["results"]) == 3 and last["next"] is None
-    assert "limit=100" in api.get(GAMES, {"limit": 1000}).json()["next"]
+    assert "limit=100" in api.get(GAMES, {"limit": 100}).json()["next"]
     assert create_game(api, 2)["id"] == api.get(GAMES, {"limit": 1}).json()["results"][0]["id"]

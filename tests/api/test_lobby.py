@@ -28,6 +28,7 @@ pytestmark = pytest.mark.django_db
 GAME_FIELDS = {
     "id",
     "created_at",
+    "updated_at",
     "status",
     "version",
     "round",
@@ -37,6 +38,8 @@ GAME_FIELDS = {
     "you",
     "current_seat",
     "closer_seat",
+    "final_turns_left",
+    "starting_seat",
     "discard_top",
     "discard_size",
     "deck_size",
@@ -45,6 +48,7 @@ GAME_FIELDS = {
     "legal_actions",
     "rounds",
     "winners",
+    "last_action",
 }
 
 
@@ -174,6 +178,7 @@ def test_list_games_summaries(api: APIClient) -> None:
     assert summary == {
         "id": game["id"],
         "created_at": game["created_at"],
+        "updated_at": get_view(api, game["id"])["updated_at"],
         "status": "waiting",
         "version": 3,
         "round": 0,
@@ -181,7 +186,20 @@ def test_list_games_summaries(api: APIClient) -> None:
         "open_seats": 1,
         "options": {"end_score": 50, "closer_penalty": True},
         "players": ["Ada", "Grace"],
+        "totals": [0, 0, 0],
+        "winners": None,
     }
+    assert summary["updated_at"] > summary["created_at"]
+
+
+def test_a_finished_game_summary_has_its_totals_and_winners(api: APIClient) -> None:
+    game_id, _ = finished_game(api, 3)
+    final = get_view(api, game_id)
+    [summary] = api.get(GAMES).json()["results"]
+    assert summary["totals"] == [player["total"] for player in final["players"]]
+    assert summary["winners"] == final["winners"] and summary["winners"]
+    assert summary["updated_at"] == final["updated_at"]
+    assert summary["status"] == "finished" and summary["version"] == final["version"]
 
 
 def test_list_games_filters_by_status(api: APIClient) -> None:
@@ -210,23 +228,84 @@ def test_list_games_refuses_an_unknown_status(api: APIClient, status: str) -> No
 
 
 @pytest.mark.parametrize(
-    "query",
+    ("query", "field"),
     [
-        {"limit": "abc"},
-        {"limit": "-1"},
-        {"limit": "0"},
-        {"limit": "100000"},
-        {"offset": "-5"},
-        {"offset": "x"},
-        {"offset": str(10**30)},
-        {"limit": str(10**30), "offset": "1.5"},
+        ({"limit": "abc"}, "limit"),
+        ({"limit": "null"}, "limit"),
+        ({"limit": "-1"}, "limit"),
+        ({"limit": "0"}, "limit"),
+        ({"limit": "101"}, "limit"),
+        ({"limit": "100000"}, "limit"),
+        ({"limit": ""}, "limit"),
+        ({"offset": "-5"}, "offset"),
+        ({"offset": "x"}, "offset"),
+        ({"offset": "null"}, "offset"),
+        ({"offset": str(10**30)}, "offset"),
+        ({"limit": "5", "offset": "1.5"}, "offset"),
+        ({"seats": "1"}, "seats"),
+        ({"seats": "9"}, "seats"),
+        ({"seats": "two"}, "seats"),
+        ({"open_seats": "0"}, "open_seats"),
+        ({"open_seats": "-1"}, "open_seats"),
+        ({"open_seats": "null"}, "open_seats"),
+        ({"ordering": "version"}, "ordering"),
+        ({"ordering": ""}, "ordering"),
+        ({"ordering": "-id"}, "ordering"),
     ],
 )
-def test_list_games_tolerates_odd_paging(api: APIClient, query: dict[str, str]) -> None:
+def test_list_games_refuses_bad_filters_order_and_paging(
+    api: APIClient, query: dict[str, str], field: str
+) -> None:
     create_game(api, 2)
-    response = api.get(GAMES, query)
-    assert response.status_code == 200
-    assert response.json()["count"] == 1
+    problem = assert_problem(api.get(GAMES, query), 400, "invalid_request")
+    assert list(problem["errors"]) == [field]
+
+
+def test_list_games_pages_up_to_100(api: APIClient) -> None:
+    create_game(api, 2)
+    page = api.get(GAMES, {"limit": "100", "offset": "0"}).json()
+    assert page["count"] == 1 and len(page["results"]) == 1
+    assert api.get(GAMES, {"offset": "1"}).json()["results"] == []
+
+
+def test_list_games_filters_by_seats_and_open_seats(api: APIClient) -> None:
+    two = create_game(api, 2)["id"]
+    three = create_game(api, 3)["id"]
+    join(api, three, "Ada")  # 2 open seats of 3
+    full, _ = start_game(api, 2)
+    four = create_game(api, 4)["id"]
+    join(api, four, "Ada")
+    join(api, four, "Bob")  # 2 open seats of 4
+
+    def listed(**query: Any) -> set[str]:
+        response = api.get(GAMES, query)
+        assert response.status_code == 200
+        return {game["id"] for game in response.json()["results"]}
+
+    assert listed(seats=2) == {two, full}
+    assert listed(seats=3) == {three}
+    assert listed(open_seats=1) == {two, three, four}
+    assert listed(open_seats=2) == {two, three, four}
+    assert listed(open_seats=3) == set()
+    assert listed(seats=2, open_seats=1) == {two}
+    assert listed(status="setup", seats=2) == {full}
+
+
+def test_list_games_orders_by_creation_or_last_event(api: APIClient) -> None:
+    first, second, third = (create_game(api, 2)["id"] for _ in range(3))
+    join(api, first, "Ada")  # the first created is now the last updated
+
+    def ids(ordering: str | None) -> list[str]:
+        query = {} if ordering is None else {"ordering": ordering}
+        return [game["id"] for game in api.get(GAMES, query).json()["results"]]
+
+    assert ids(None) == ids("-created_at") == [third, second, first]
+    assert ids("created_at") == [first, second, third]
+    assert ids("-updated_at") == [first, third, second]
+    assert ids("updated_at") == [second, third, first]
+    page = api.get(GAMES, {"ordering": "-updated_at", "limit": 1}).json()
+    assert "ordering=-updated_at" in page["next"] and "offset=1" in page["next"]
+    assert [game["id"] for game in api.get(page["next"]).json()["results"]] == [third]
 
 
 # Joining a game

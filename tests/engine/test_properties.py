@@ -42,11 +42,15 @@ from engine.actions import REPLACES, REVEALS
 from engine.decide import act
 from engine.events import (
     CardDrawn,
+    CardReplaced,
+    CardRevealed,
     ColumnRemoved,
     DiscardTaken,
+    DrawnCardDiscarded,
     DrawPileReshuffled,
     FinalTurnsBegan,
     GameEnded,
+    PlayerJoined,
     PlayStarted,
     RoundDealt,
     RoundEnded,
@@ -199,6 +203,28 @@ def check_view(state: GameState, viewer: int | None) -> None:
     assert "deck" not in data and "draw_pile" not in data
 
 
+ACTION_EVENTS = (
+    PlayerJoined,
+    CardRevealed,
+    CardDrawn,
+    DiscardTaken,
+    CardReplaced,
+    DrawnCardDiscarded,
+)
+
+
+def check_last_action(state: GameState, viewer: int | None, log: list[Event]) -> None:
+    """The view's last action shows the viewer no card its event feed does not: its cards are
+    those of the last action's event as `event_for_viewer` gives it (a draw: the drawer's)."""
+    last = view(state, viewer).last_action
+    event = next(e for e in reversed(log) if isinstance(e, ACTION_EVENTS))
+    data = event_for_viewer(event, viewer, state.seats)
+    assert last is not None and last.seat == data["seat"]
+    assert last.value == data.get("value") and last.replaced == data.get("replaced")
+    if isinstance(event, CardDrawn) and viewer != event.seat:
+        assert last.value is None
+
+
 def check_event_views(event: Event, seats: int) -> None:
     for viewer in (None, *range(seats)):
         data = event_for_viewer(event, viewer, seats)
@@ -340,6 +366,7 @@ def test_no_view_shows_a_hidden_card(spec: Spec) -> None:
     ) -> None:
         for viewer in (None, *range(after.seats)):
             check_view(after, viewer)
+            check_last_action(after, viewer, log)
         for event in new:
             check_event_views(event, after.seats)
 

@@ -30,6 +30,9 @@ from tests.api.support import (
 
 pytestmark = pytest.mark.django_db
 
+#: What snapshot format 2 added: a snapshot of format 1 lacks them and is rebuilt.
+FORMAT_2_FIELDS = ("starter", "last_action")
+
 
 def stored_snapshot(game: Game) -> Any:
     """The snapshot's data, from the JSON text the row holds."""
@@ -120,6 +123,10 @@ def test_a_stale_snapshot_does_not_mislead_an_action(
     "corrupt",
     [
         lambda data: {**data, "format": SNAPSHOT_FORMAT + 1},
+        lambda data: {
+            **{key: value for key, value in data.items() if key not in FORMAT_2_FIELDS},
+            "format": 1,
+        },
         lambda data: {key: value for key, value in data.items() if key != "format"},
         lambda data: {"format": SNAPSHOT_FORMAT},
         lambda data: {**data, "grids": "not grids"},
@@ -131,6 +138,7 @@ def test_a_stale_snapshot_does_not_mislead_an_action(
     ],
     ids=[
         "other-format",
+        "format-1",
         "no-format",
         "fields-missing",
         "bad-grids",

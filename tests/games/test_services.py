@@ -20,6 +20,7 @@ from tests.api.support import (
     act,
     assert_problem,
     create_game,
+    finished_game,
     get_view,
     send,
     setup_reveals,
@@ -262,9 +263,22 @@ def test_the_summary_row_follows_the_log(api: APIClient) -> None:
         state.current,
         3,
     )
+    assert (game.totals, game.winners) == ([0, 0, 0], None)
+    last = GameEvent.objects.get(game=game, sequence=game.version)
+    assert game.updated_at == last.created_at
     # Any earlier version replays too, and the log replays to what is served.
     assert services.game_state(game, at=1).seats == 3
     assert view(state, seat).to_data() == without_identity(get_view(api, game_id, tokens[seat]))
+
+
+def test_the_summary_row_holds_the_totals_and_winners_of_a_finished_game(
+    api: APIClient,
+) -> None:
+    game_id, _ = finished_game(api, 3)
+    game = Game.objects.get(pk=game_id)  # written by the hand-written append, read by the ORM
+    state = services.replayed_state(game)
+    assert game.totals == list(state.totals) and len(game.totals) == 3
+    assert game.winners == list(state.winners) and game.winners
 
 
 @pytest.mark.django_db(transaction=True)  # the racing action commits on its own
