@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run serve test test-postgres lint bench bench-load schema install install-dev
+.PHONY: run serve test test-fast test-postgres lint bench bench-load schema install install-dev
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ serve: install
 
 test: install-dev
 	$(BIN)/python -m pytest
+
+# Engine and API tests without servers, SDK generation or long property runs: under a minute.
+test-fast: install-dev
+	$(BIN)/python -m pytest -m "not server and not slow"
 
 # The whole suite again on PostgreSQL (this machine kind runs it on 127.0.0.1:5432).
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test

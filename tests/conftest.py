@@ -38,3 +38,16 @@ def _no_warm_games() -> Iterator[None]:
 @pytest.fixture
 def api() -> APIClient:
     return APIClient()
+
+
+#: Test folders whose every test starts real processes (servers, generators, npm).
+SERVER_FOLDERS = {"production", "clients"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark as `server` every test that starts a live server or lives in a server folder, so
+    `make test-fast` (`-m "not server and not slow"`) leaves them out without a list to keep."""
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        if "live_server" in fixtures or item.path.parent.name in SERVER_FOLDERS:
+            item.add_marker(pytest.mark.server)

@@ -39,7 +39,7 @@ from engine import action_to_data, legal_actions, seats_to_act
 from games import services
 from games.models import Game, Seat
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBLEM_FIELDS = {"type", "title", "status", "detail", "code"}

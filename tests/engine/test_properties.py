@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import event as note
 from hypothesis import strategies as st
@@ -77,6 +78,9 @@ CANDIDATES: tuple[Action, ...] = (
     TAKE_DISCARD,
     DISCARD,
 )
+
+#: Long searches: `make test` runs them, `make test-fast` does not.
+pytestmark = pytest.mark.slow
 
 
 def stalling_chooser(seed: int, stall: float = 0.85) -> Chooser:
