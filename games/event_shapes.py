@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from drf_spectacular.extensions import OpenApiSerializerExtension, OpenApiSerializerFieldExtension
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
@@ -31,27 +31,14 @@ from engine import EVENT_TYPES
 from engine.cards import CARD_COUNTS, CELLS, COLUMNS, DECK_SIZE, ROWS
 from engine.options import MAX_SEATS, MIN_SEATS
 
+from .closed import ClosedShape
+
 LOWEST_CARD = min(CARD_COUNTS)
 HIGHEST_CARD = max(CARD_COUNTS)
 GRID = (
     "12 cells indexed `column*3 + row` (4 columns of 3 cells, each column top to bottom), "
     "each a card value, or null for a card removed with its column (R8)"
 )
-
-
-class ExactShape(serializers.Serializer):
-    """A payload holds exactly its fields (`additionalProperties: false`): a new field makes a
-    new schema version, and an import refuses a field the type does not have."""
-
-
-class ExactShapeExtension(OpenApiSerializerExtension):
-    target_class = "games.event_shapes.ExactShape"
-    match_subclasses = True
-
-    def map_serializer(self, auto_schema: Any, direction: Any) -> Any:
-        schema = auto_schema._map_basic_serializer(self.target, direction)
-        schema["additionalProperties"] = False
-        return schema
 
 
 class OneOfShapes(serializers.Field):
@@ -127,7 +114,9 @@ def schema_1_closer() -> serializers.IntegerField:
 # The payloads
 
 
-class EventOptionsSerializer(ExactShape):
+class EventOptionsSerializer(ClosedShape):
+    """The rule options of a game (R12), as `GameCreated` records them."""
+
     end_score = serializers.IntegerField(
         min_value=1, help_text="A total at or above this ends the game after the round (R3)."
     )
@@ -136,7 +125,7 @@ class EventOptionsSerializer(ExactShape):
     )
 
 
-class GameCreatedSerializer(ExactShape):
+class GameCreatedSerializer(ClosedShape):
     """A game for `seats` players with its rule options (R2, R12). Schema 2."""
 
     seats = serializers.IntegerField(
@@ -145,7 +134,7 @@ class GameCreatedSerializer(ExactShape):
     options = EventOptionsSerializer(help_text="The rule options, fixed for the game (R12).")
 
 
-class GameCreatedSchema1Serializer(ExactShape):
+class GameCreatedSchema1Serializer(ClosedShape):
     """`GameCreated` schema 1 (before options were nested): still imported and replayed."""
 
     seats = serializers.IntegerField(
@@ -159,14 +148,14 @@ class GameCreatedSchema1Serializer(ExactShape):
     )
 
 
-class PlayerJoinedSerializer(ExactShape):
+class PlayerJoinedSerializer(ClosedShape):
     """A player took the next open seat; the first round is dealt once every seat is taken."""
 
     seat = seat_number("The seat taken; seats fill in order from 0.")
     name = serializers.CharField(help_text="The player's display name.")
 
 
-class RoundDealtSerializer(ExactShape):
+class RoundDealtSerializer(ClosedShape):
     """A round dealt from `deck` (R4). The full payload: in a history, and in the feed of a
     finished game."""
 
@@ -181,7 +170,7 @@ class RoundDealtSerializer(ExactShape):
     )
 
 
-class RoundDealtRedactedSerializer(ExactShape):
+class RoundDealtRedactedSerializer(ClosedShape):
     """A round dealt (R4), as the feed of an unfinished game shows it to everyone: the deck's
     order stays secret, only the first discard is face up."""
 
@@ -190,7 +179,7 @@ class RoundDealtRedactedSerializer(ExactShape):
     deck_size = pile_size("Cards in the draw pile.")
 
 
-class CardRevealedSerializer(ExactShape):
+class CardRevealedSerializer(ClosedShape):
     """A face-down card turned face up: a setup reveal (R4.3), or after a discard (R6b)."""
 
     seat = seat_number("Whose grid.")
@@ -199,14 +188,14 @@ class CardRevealedSerializer(ExactShape):
     value = card_value("The card now face up.")
 
 
-class PlayStartedSerializer(ExactShape):
+class PlayStartedSerializer(ClosedShape):
     """Every seat made its setup reveals: the round's turns begin (R5)."""
 
     round = round_number()
     seat = seat_number("The seat that takes the round's first turn.")
 
 
-class CardDrawnSerializer(ExactShape):
+class CardDrawnSerializer(ClosedShape):
     """`seat` took the top card of the draw pile (R6)."""
 
     seat = seat_number("The seat that drew.")
@@ -217,14 +206,14 @@ class CardDrawnSerializer(ExactShape):
     )
 
 
-class DiscardTakenSerializer(ExactShape):
+class DiscardTakenSerializer(ClosedShape):
     """`seat` took the top card of the discard pile (R6)."""
 
     seat = seat_number("The seat that took it.")
     value = card_value("The card taken, now held.")
 
 
-class CardReplacedSerializer(ExactShape):
+class CardReplacedSerializer(ClosedShape):
     """The held card now lies face up at (column, row); the card it replaced went face up onto
     the discard pile (R6)."""
 
@@ -235,14 +224,14 @@ class CardReplacedSerializer(ExactShape):
     replaced = card_value("The card it replaced, now the top of the discard pile.")
 
 
-class DrawnCardDiscardedSerializer(ExactShape):
+class DrawnCardDiscardedSerializer(ClosedShape):
     """The card drawn from the draw pile went face up onto the discard pile (R6b)."""
 
     seat = seat_number("The seat that discarded it.")
     value = card_value("The card discarded.")
 
 
-class ColumnRemovedSerializer(ExactShape):
+class ColumnRemovedSerializer(ClosedShape):
     """Three equal face-up cards of a column went onto the discard pile (R8)."""
 
     seat = seat_number("Whose grid.")
@@ -250,7 +239,7 @@ class ColumnRemovedSerializer(ExactShape):
     value = card_value("The value of the three cards removed.")
 
 
-class DrawPileReshuffledSerializer(ExactShape):
+class DrawPileReshuffledSerializer(ClosedShape):
     """The draw pile ran out: the discard pile, but its top card, became the draw pile (R9).
     The full payload: in a history, and in the feed of a finished game."""
 
@@ -261,34 +250,34 @@ class DrawPileReshuffledSerializer(ExactShape):
     )
 
 
-class DrawPileReshuffledRedactedSerializer(ExactShape):
+class DrawPileReshuffledRedactedSerializer(ClosedShape):
     """The draw pile ran out and the discard pile, but its top card, became the draw pile (R9),
     as the feed of an unfinished game shows it: the new order stays secret."""
 
     deck_size = pile_size("Cards in the new draw pile.")
 
 
-class TurnPassedSerializer(ExactShape):
+class TurnPassedSerializer(ClosedShape):
     """A turn ended; the next seat in order plays."""
 
     seat = seat_number("The seat whose turn ended.")
     next_seat = seat_number("The seat that plays next.")
 
 
-class FinalTurnsBeganSerializer(ExactShape):
+class FinalTurnsBeganSerializer(ClosedShape):
     """A seat ended a turn with no face-down card: every other seat plays once more (R10).
     Schema 2."""
 
     closer_seat = closer_seat_number()
 
 
-class FinalTurnsBeganSchema1Serializer(ExactShape):
+class FinalTurnsBeganSchema1Serializer(ClosedShape):
     """`FinalTurnsBegan` schema 1 (`closer`): still imported and replayed."""
 
     closer = schema_1_closer()
 
 
-class RoundEndedSerializer(ExactShape):
+class RoundEndedSerializer(ClosedShape):
     """The round is scored (R10, R11). Schema 2."""
 
     round = round_number()
@@ -321,7 +310,7 @@ class RoundEndedSchema1Serializer(RoundEndedSerializer):
     closer = schema_1_closer()
 
 
-class GameEndedSerializer(ExactShape):
+class GameEndedSerializer(ClosedShape):
     """A total reached the end score: the game is over (R3)."""
 
     totals = by_seat("The final totals.")

@@ -20,14 +20,14 @@ from .problems import TITLES, codes_with_status
 PROBLEM_JSON = "application/problem+json"
 
 
-class StrictSerializerExtension(OpenApiSerializerExtension):
-    """Request bodies that refuse unknown fields say so: `additionalProperties: false`.
+class ClosedShapeExtension(OpenApiSerializerExtension):
+    """Shapes that hold exactly their fields say so: `additionalProperties: false`.
 
     Without it the schema allows extra properties the service answers 400 to, so a client (or
     a fuzzer) that trusts the schema is refused for a request the schema calls valid.
     """
 
-    target_class = "games.serializers.StrictSerializer"
+    target_class = "games.closed.ClosedShape"
     match_subclasses = True
 
     def map_serializer(self, auto_schema: Any, direction: Any) -> Any:

@@ -13,6 +13,7 @@ from rest_framework import serializers
 from engine import POSITION_KINDS, TURN_ACTION_KINDS
 from engine.options import DEFAULT_END_SCORE, MAX_SEATS, MIN_SEATS
 
+from .closed import ClosedShape
 from .event_shapes import feed_events, history_events
 from .names import MAX_NAME_LENGTH, NAME_PATTERN, is_valid_name, normalized_name
 
@@ -20,8 +21,8 @@ MAX_SEED = 2**63 - 1
 MAX_END_SCORE = 100_000
 
 
-class StrictSerializer(serializers.Serializer):
-    """Refuses fields it does not know."""
+class StrictSerializer(ClosedShape):
+    """Refuses fields it does not know (and the schema says so: `ClosedShape`)."""
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):
