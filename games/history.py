@@ -93,15 +93,10 @@ def invalid_history(
     """400 `invalid_history`; with `errors`, the offending fields by their dotted path in the
     document (`events.0.data.options.end_score`), as `invalid_request` names a request's."""
     where = f"event {sequence}: " if sequence is not None else ""
-    extra = {} if errors is None else {"errors": errors}
-    return Problem(
-        400,
-        "invalid_history",
-        f"{where}{message}",
-        sequence=sequence,
-        rule_code=code,
-        **extra,
-    )
+    extra: dict[str, Any] = {"sequence": sequence, "rule_code": code}
+    if errors is not None:
+        extra["errors"] = errors
+    return Problem(400, "invalid_history", f"{where}{message}", **extra)
 
 
 def field_problem(sequence: int | None, code: str, errors: dict[str, list[str]]) -> Problem:
@@ -153,10 +148,8 @@ def expected_envelope(events: list[Event], state: GameState, status: str) -> dic
     """What a `game` object must say of the game these events make (as an export writes it)."""
     first = events[0]
     assert isinstance(first, GameCreated)
-    players = sorted(
-        ({"seat": e.seat, "name": e.name} for e in events if isinstance(e, PlayerJoined)),
-        key=lambda player: player["seat"],
-    )
+    joins = sorted((e.seat, e.name) for e in events if isinstance(e, PlayerJoined))
+    players = [{"seat": seat, "name": name} for seat, name in joins]
     return {
         "seats": first.seats,
         "options": first.options.to_data(),
@@ -254,7 +247,7 @@ def parse_event(position: int, raw: Any) -> Event:
 
 def _create_field(serializer: type[StrictSerializer], name: str) -> Any:
     """A field of create's serializers, as it is there (same type, bounds and messages)."""
-    return copy.deepcopy(serializer._declared_fields[name])  # type: ignore[attr-defined]
+    return copy.deepcopy(serializer._declared_fields[name])
 
 
 class GameCreatedLimitsSerializer(StrictSerializer):

@@ -307,9 +307,7 @@ def create_game(*, seats: int, options: dict[str, Any] | None, seed: int | None)
         seed = secrets.randbits(SEED_BITS)
 
     def write() -> Game:
-        game = Game.objects.create(
-            seats=seats, options=rules.to_data(), seed=seed, seeded=seeded
-        )
+        game = Game.objects.create(seats=seats, options=rules.to_data(), seed=seed, seeded=seeded)
         append_events(game, EMPTY, events, replay(events))
         return game
 

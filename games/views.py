@@ -121,9 +121,9 @@ class GameListView(APIView):
         operation_id="list_games",
         summary="List games",
         description="Newest first unless `ordering` says otherwise. Filter by "
-        "`status=waiting&open_seats=1&seeded=false` to find games to join. Every parameter is checked: a "
-        "value outside its type, enum or bounds is refused with 400 `invalid_request`, the "
-        "parameter named in `errors`.",
+        "`status=waiting&open_seats=1&seeded=false` to find games to join. Every parameter is "
+        "checked: a value outside its type, enum or bounds is refused with 400 "
+        "`invalid_request`, the parameter named in `errors`.",
         tags=["lobby"],
         auth=[],
         parameters=[
