@@ -10,6 +10,9 @@ from .errors import InvalidOptions
 MIN_SEATS = 2
 MAX_SEATS = 8
 DEFAULT_END_SCORE = 100
+#: The largest end score a game is created with: R12 sets no bound, the service does (create
+#: and import both hold to it; the engine replays any whole number it is given).
+MAX_END_SCORE = 100_000
 
 
 @dataclass(frozen=True, slots=True)

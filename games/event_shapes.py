@@ -29,7 +29,9 @@ from rest_framework import serializers
 
 from engine import EVENT_TYPES
 from engine.cards import CARD_COUNTS, CELLS, COLUMNS, DECK_SIZE, ROWS
-from engine.options import MAX_SEATS, MIN_SEATS
+from engine.options import MAX_END_SCORE, MAX_SEATS, MIN_SEATS
+
+from .names import MAX_NAME_LENGTH
 
 from .closed import ClosedShape
 
@@ -118,7 +120,9 @@ class EventOptionsSerializer(ClosedShape):
     """The rule options of a game (R12), as `GameCreated` records them."""
 
     end_score = serializers.IntegerField(
-        min_value=1, help_text="A total at or above this ends the game after the round (R3)."
+        min_value=1,
+        max_value=MAX_END_SCORE,
+        help_text="A total at or above this ends the game after the round (R3).",
     )
     closer_penalty = serializers.BooleanField(
         help_text="Double the closer's positive round score unless strictly lowest (R11)."
@@ -141,7 +145,10 @@ class GameCreatedSchema1Serializer(ClosedShape):
         min_value=MIN_SEATS, max_value=MAX_SEATS, help_text="Number of seats (players), 2-8."
     )
     end_score = serializers.IntegerField(
-        min_value=1, required=False, help_text="Schema 1's `options.end_score` (default 100)."
+        min_value=1,
+        max_value=MAX_END_SCORE,
+        required=False,
+        help_text="Schema 1's `options.end_score` (default 100).",
     )
     closer_penalty = serializers.BooleanField(
         required=False, help_text="Schema 1's `options.closer_penalty` (default true)."
@@ -152,7 +159,12 @@ class PlayerJoinedSerializer(ClosedShape):
     """A player took the next open seat; the first round is dealt once every seat is taken."""
 
     seat = seat_number("The seat taken; seats fill in order from 0.")
-    name = serializers.CharField(help_text="The player's display name.")
+    name = serializers.CharField(
+        min_length=1,
+        max_length=MAX_NAME_LENGTH,
+        help_text="The player's display name, as join stores it (the rule of `JoinRequest`'s "
+        "`name`; an import refuses any other with `invalid_name`).",
+    )
 
 
 class RoundDealtSerializer(ClosedShape):

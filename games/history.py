@@ -14,6 +14,8 @@ the rules would not have written is refused, naming its first offending event.
 
 from __future__ import annotations
 
+import copy
+import json
 from dataclasses import fields
 from datetime import datetime
 from typing import Any
@@ -23,13 +25,21 @@ from django.utils.dateparse import parse_datetime
 
 from engine import Event, GameState, RuleError, UnknownEventType, event_from_data, event_to_data
 from engine.audit import InvalidLog, verify_log
+from engine.events import GameCreated, PlayerJoined
 
 from .models import Game, GameEvent
-from .problems import Problem
+from .problems import Problem, field_errors
+from .serializers import CreateGameSerializer, JoinSerializer, OptionsSerializer, StrictSerializer
 
 FORMAT = "skyjo-history"
 FORMAT_VERSION = 1
 MAX_EVENTS = 50_000
+#: The keys a document, its `game` and each of its events may hold: any other is refused.
+DOCUMENT_KEYS = frozenset({"format", "format_version", "game", "events"})
+GAME_KEYS = frozenset(
+    {"id", "created_at", "seats", "options", "players", "status", "version", "winners", "seeded"}
+)
+EVENT_KEYS = frozenset({"sequence", "type", "schema_version", "at", "data"})
 
 
 def _timestamp(moment: Any) -> str:
@@ -71,20 +81,36 @@ def export_history(game: Game) -> dict[str, Any]:
             "status": game.status,
             "version": game.version,
             "winners": winners,
+            "seeded": game.seeded,
         },
         "events": events,
     }
 
 
-def invalid_history(sequence: int | None, code: str, message: str) -> Problem:
+def invalid_history(
+    sequence: int | None, code: str, message: str, errors: dict[str, list[str]] | None = None
+) -> Problem:
+    """400 `invalid_history`; with `errors`, the offending fields by their dotted path in the
+    document (`events.0.data.options.end_score`), as `invalid_request` names a request's."""
     where = f"event {sequence}: " if sequence is not None else ""
-    return Problem(
-        400,
-        "invalid_history",
-        f"{where}{message}",
-        sequence=sequence,
-        rule_code=code,
-    )
+    extra: dict[str, Any] = {"sequence": sequence, "rule_code": code}
+    if errors is not None:
+        extra["errors"] = errors
+    return Problem(400, "invalid_history", f"{where}{message}", **extra)
+
+
+def field_problem(sequence: int | None, code: str, errors: dict[str, list[str]]) -> Problem:
+    """`invalid_history` naming the first offending field (and listing them all)."""
+    path, messages = next(iter(errors.items()))
+    return invalid_history(sequence, code, f"{path}: {messages[0]}", errors)
+
+
+def _unknown_keys(found: dict[str, Any], known: frozenset[str], where: str) -> None:
+    """Refuse a key the format does not have (a `seed`, say: a seed is not part of a history)."""
+    unknown = sorted(set(found) - known)
+    if unknown:
+        errors = {f"{where}{key}": ["This field is not allowed."] for key in unknown}
+        raise field_problem(None, "malformed_document", errors)
 
 
 def history_events(document: Any) -> list[Any]:
@@ -98,6 +124,7 @@ def history_events(document: Any) -> list[Any]:
         raise invalid_history(
             None, "unknown_format_version", f"'format_version' must be {FORMAT_VERSION}."
         )
+    _unknown_keys(document, DOCUMENT_KEYS, "")
     raw_events = document.get("events")
     if not isinstance(raw_events, list) or not raw_events:
         raise invalid_history(None, "malformed_document", "'events' must be a non-empty list.")
@@ -106,12 +133,57 @@ def history_events(document: Any) -> list[Any]:
     return raw_events
 
 
+def game_envelope(document: dict[str, Any]) -> dict[str, Any]:
+    """The document's `game` object (empty when absent), with only the format's keys."""
+    game = document.get("game", {})
+    if not isinstance(game, dict):
+        raise invalid_history(None, "malformed_document", "'game' must be an object.")
+    _unknown_keys(game, GAME_KEYS, "game.")
+    if "seeded" in game and not isinstance(game["seeded"], bool):
+        raise field_problem(None, "malformed_document", {"game.seeded": ["Must be a boolean."]})
+    return game
+
+
+def expected_envelope(events: list[Event], state: GameState, status: str) -> dict[str, Any]:
+    """What a `game` object must say of the game these events make (as an export writes it)."""
+    first = events[0]
+    assert isinstance(first, GameCreated)
+    joins = sorted((e.seat, e.name) for e in events if isinstance(e, PlayerJoined))
+    players = [{"seat": seat, "name": name} for seat, name in joins]
+    return {
+        "seats": first.seats,
+        "options": first.options.to_data(),
+        "players": players,
+        "status": status,
+        "version": state.version,
+        "winners": list(state.winners) if state.winners else None,
+    }
+
+
+def check_envelope(document: dict[str, Any], expected: dict[str, Any]) -> None:
+    """The `game` object summarises the events: each of its fields that is present must say
+    what they say (`game_mismatch`, naming the fields), in the same JSON types. `id`,
+    `created_at` (kept by the import) and `seeded` (the original's) are not in the events."""
+    game = game_envelope(document)
+    wrong = {
+        f"game.{key}": [f"The events say {json.dumps(value)}."]
+        for key, value in expected.items()
+        if key in game and not _same_json(game[key], value)
+    }
+    if wrong:
+        raise field_problem(None, "game_mismatch", wrong)
+
+
+def _same_json(found: Any, expected: Any) -> bool:
+    """Equal as JSON: `true` is not `1`, nor `1.0` 1 (Python's `==` says they are)."""
+    return json.dumps(found, sort_keys=True) == json.dumps(expected, sort_keys=True)
+
+
 def original_created_at(document: dict[str, Any]) -> datetime | None:
     """When the exported game was created (`game.created_at`), which its import keeps; None
     when the document does not say. Refused unless an ISO 8601 time with its offset, not in
     the future."""
-    game = document.get("game")
-    raw = game.get("created_at") if isinstance(game, dict) else None
+    raw = game_envelope(document).get("created_at")
     if raw is None:
         return None
     moment = parse_datetime(raw) if isinstance(raw, str) else None
@@ -143,11 +215,16 @@ def parse_event(position: int, raw: Any) -> Event:
         raise invalid_history(
             position, "sequence_gap", f"Events are numbered 1, 2, 3...; expected {position}."
         )
+    unknown = sorted(set(raw) - EVENT_KEYS)
+    if unknown:
+        errors = {f"events.{position - 1}.{key}": ["This field is not allowed."] for key in unknown}
+        raise field_problem(position, "malformed_event", errors)
     type_name, version, data = raw.get("type"), raw.get("schema_version"), raw.get("data")
     if not isinstance(type_name, str) or not isinstance(data, dict):
         raise invalid_history(position, "malformed_event", "An event has a 'type' and 'data'.")
     if isinstance(version, bool) or not isinstance(version, int):
         raise invalid_history(position, "malformed_event", "'schema_version' is a whole number.")
+    check_limits(position, type_name, version, data)
     try:
         event = event_from_data(type_name, data, version)
     except UnknownEventType:
@@ -166,6 +243,57 @@ def parse_event(position: int, raw: Any) -> Event:
             position, "malformed_event", f"Bad {type_name} payload: '{wrong}' has the wrong type."
         )
     return event
+
+
+def _create_field(serializer: type[StrictSerializer], name: str) -> Any:
+    """A field of create's serializers, as it is there (same type, bounds and messages)."""
+    return copy.deepcopy(serializer._declared_fields[name])
+
+
+class GameCreatedLimitsSerializer(StrictSerializer):
+    """A `GameCreated` payload (schema 2) held to create's limits."""
+
+    seats = _create_field(CreateGameSerializer, "seats")
+    options = OptionsSerializer()
+
+
+class GameCreatedSchema1LimitsSerializer(StrictSerializer):
+    """A `GameCreated` payload of schema 1 (options at the top level), held to create's limits."""
+
+    seats = _create_field(CreateGameSerializer, "seats")
+    end_score = _create_field(OptionsSerializer, "end_score")
+    closer_penalty = _create_field(OptionsSerializer, "closer_penalty")
+
+
+#: The serializers of create and join that hold a payload to their limits, by (type, schema).
+_LIMITS: dict[tuple[str, int], tuple[str, type[Any]]] = {
+    ("GameCreated", 2): ("invalid_options", GameCreatedLimitsSerializer),
+    ("GameCreated", 1): ("invalid_options", GameCreatedSchema1LimitsSerializer),
+    ("PlayerJoined", 1): ("invalid_name", JoinSerializer),
+}
+
+
+def check_limits(position: int, type_name: str, version: int, data: dict[str, Any]) -> None:
+    """Hold what a creator or a joiner chose (seats, options, a name) to exactly the limits
+    of create and join, with their serializers: `invalid_options` or `invalid_name`, naming
+    the field (`events.0.data.options.end_score`). The rules check the rest of the log.
+
+    A name must also be in the form join stores (NFC, no spaces around): a log holds names
+    as stored, and an import stores its events as they are.
+    """
+    found = _LIMITS.get((type_name, version))
+    if found is None:
+        return
+    code, serializer_class = found
+    checked = data if type_name != "PlayerJoined" else {"name": data.get("name")}
+    form = serializer_class(data=checked)
+    where = f"events.{position - 1}.data."
+    if not form.is_valid():
+        errors = {where + path: messages for path, messages in field_errors(form.errors).items()}
+        raise field_problem(position, code, errors)
+    if type_name == "PlayerJoined" and form.validated_data["name"] != data["name"]:
+        message = "A name is stored NFC-normalized, without spaces around it: not as sent."
+        raise field_problem(position, code, {where + "name": [message]})
 
 
 def _wrongly_typed_field(event: Event) -> str | None:

@@ -34,6 +34,9 @@ class Game(models.Model):
     options = models.JSONField()
     # The seed of every shuffle: hidden, since it would reveal every card.
     seed = models.BigIntegerField()
+    # Whether the creator chose the seed (and so may know every card): shown to everyone, the
+    # seed never. An imported game draws a new secret seed, so it is not seeded.
+    seeded = models.BooleanField(default=False)
     # Summary of the log (derived; `rebuild_summary` recomputes them).
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
     version = models.PositiveIntegerField(default=0)

@@ -23,7 +23,13 @@ def game_data(
     the state is an earlier one (a replay with `?at=`)."""
     data = view(state, seat, reveal_all=reveal_all).to_data()
     updated = _iso(game.updated_at if updated_at is None else updated_at)
-    return {"id": str(game.id), "created_at": _timestamp(game), "updated_at": updated, **data}
+    return {
+        "id": str(game.id),
+        "created_at": _timestamp(game),
+        "updated_at": updated,
+        "seeded": game.seeded,
+        **data,
+    }
 
 
 def game_summary(game: Game) -> dict[str, Any]:
@@ -42,6 +48,7 @@ def game_summary(game: Game) -> dict[str, Any]:
         "players": names,
         "totals": game.totals,
         "winners": game.winners,
+        "seeded": game.seeded,
     }
 
 

@@ -57,14 +57,19 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         400,
         "The history does not replay",
         "An imported history is not a `skyjo-history` document of `format_version` 1, or one "
-        "of its events is malformed or refused by the rules when replayed. `sequence` names "
+        "of its events is malformed or refused by the rules when replayed, or what its "
+        "creator and players chose is outside what create and join accept. `sequence` names "
         "the first offending event (null when the document's envelope is at fault) and "
         "`rule_code` the reason: a rule problem code (`not_your_turn`...) or one of "
         "`malformed_document`, `unknown_format`, `unknown_format_version`, `too_many_events`, "
-        "`malformed_event`, "
-        "`sequence_gap`, `unknown_event_type` and the auditor's codes.",
+        "`malformed_event`, `sequence_gap`, `unknown_event_type`, `invalid_options` (seats or "
+        "options outside create's limits), `invalid_name` (a name join would refuse, or not "
+        "in the form join stores it), `game_mismatch` (the `game` object says otherwise than "
+        "the events) and the auditor's codes. A field at fault is named in `detail` and under "
+        "`errors` by its dotted path in the document (`events.0.data.options.end_score`, "
+        "`game.seats`).",
         "Import a history exported by `GET /api/v1/games/{id}/history`, unchanged; fix the "
-        "event at `sequence` if you built the document yourself.",
+        "event at `sequence` (or the field under `errors`) if you built the document yourself.",
     ),
     "invalid_token": ProblemType(
         401,

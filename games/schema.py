@@ -59,7 +59,9 @@ class ProblemSerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text="With `invalid_request`: the messages by field name; a nested field by its "
-        "dotted path (`options.end_score`), a header by its name (`If-Match`).",
+        "dotted path (`options.end_score`), a header by its name (`If-Match`). With "
+        "`invalid_history`, when a field is at fault: its dotted path in the document "
+        "(`events.0.data.options.end_score`, `game.seats`).",
     )
     current_version = serializers.IntegerField(
         required=False, help_text="With `version_mismatch`: the game's current version."

@@ -11,14 +11,13 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 from engine import POSITION_KINDS, TURN_ACTION_KINDS
-from engine.options import DEFAULT_END_SCORE, MAX_SEATS, MIN_SEATS
+from engine.options import DEFAULT_END_SCORE, MAX_END_SCORE, MAX_SEATS, MIN_SEATS
 
 from .closed import ClosedShape
 from .event_shapes import feed_events, history_events
 from .names import MAX_NAME_LENGTH, NAME_PATTERN, is_valid_name, normalized_name
 
 MAX_SEED = 2**63 - 1
-MAX_END_SCORE = 100_000
 
 
 class StrictSerializer(ClosedShape):
@@ -147,6 +146,19 @@ class QueryChoiceField(serializers.ChoiceField):
         return super().get_value(dictionary)
 
 
+class QueryBooleanField(serializers.BooleanField):
+    """`true` or `false` in the query string, nothing else: DRF's field also takes `1`, `yes`
+    or `on`, and reads an absent parameter as false (as for an unchecked HTML checkbox)."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        return dictionary.get(self.field_name, serializers.empty)
+
+    def to_internal_value(self, data: Any) -> bool:
+        if data not in ("true", "false"):
+            self.fail("invalid", input=data)
+        return bool(data == "true")
+
+
 GAME_STATUS_FILTERS = ["waiting", "setup", "playing", "finished"]
 GAME_ORDERINGS = ["-created_at", "created_at", "-updated_at", "updated_at"]
 MAX_PAGE = 100
@@ -159,6 +171,7 @@ class GameListQuerySerializer(serializers.Serializer):
     status = QueryChoiceField(choices=GAME_STATUS_FILTERS, required=False)
     seats = QueryIntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, required=False)
     open_seats = QueryIntegerField(min_value=1, max_value=MAX_SEATS, required=False)
+    seeded = QueryBooleanField(required=False)
     ordering = QueryChoiceField(choices=GAME_ORDERINGS, default="-created_at")
     limit = QueryIntegerField(min_value=1, max_value=MAX_PAGE, default=20)
     offset = QueryIntegerField(min_value=0, max_value=MAX_OFFSET, default=0)
@@ -377,6 +390,11 @@ GAME_STATUSES = ["waiting", "setup", "playing", "round_ended", "finished"]
 
 class GameSerializer(serializers.Serializer):
     id = serializers.UUIDField()
+    seeded = serializers.BooleanField(
+        help_text="Created with an explicit `seed`: whoever knows it knows every card, dealt "
+        "or to come. Join only a game whose creator you trust; `GET /games?seeded=false` "
+        "lists the others. An imported game is not seeded (new secret seed)."
+    )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField(
         help_text="When the game's last event was stored (with `?at=N`: event N's time)."
@@ -428,6 +446,11 @@ class GameSerializer(serializers.Serializer):
 
 class GameSummarySerializer(serializers.Serializer):
     id = serializers.UUIDField()
+    seeded = serializers.BooleanField(
+        help_text="Created with an explicit `seed`: whoever knows it knows every card, dealt "
+        "or to come. Join only a game whose creator you trust; `GET /games?seeded=false` "
+        "lists the others. An imported game is not seeded (new secret seed)."
+    )
     created_at = serializers.DateTimeField()
     status = serializers.ChoiceField(choices=GAME_STATUSES)
     version = serializers.IntegerField()
@@ -479,6 +502,12 @@ class HistoryGameSerializer(serializers.Serializer):
     version = serializers.IntegerField(required=False)
     winners = serializers.ListField(
         child=serializers.IntegerField(), allow_null=True, required=False
+    )
+    seeded = serializers.BooleanField(
+        required=False,
+        help_text="Whether the game was created with an explicit seed. An import does not "
+        "check it against anything: the imported game gets a new secret seed, so it is not "
+        "seeded.",
     )
 
 

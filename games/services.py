@@ -53,7 +53,13 @@ from engine.snapshot import StaleSnapshot, state_from_data, state_to_data
 
 from . import store
 from .auth import SeatCredential, hash_token, new_token
-from .history import audit_events, history_events, original_created_at
+from .history import (
+    audit_events,
+    check_envelope,
+    expected_envelope,
+    history_events,
+    original_created_at,
+)
 from .models import Game, GameEvent, IdempotentResponse, Seat, Status
 from .presenters import game_data
 from .problems import CHALLENGE, Problem
@@ -296,11 +302,12 @@ def _atomic(write: Callable[[], T]) -> T:
 def create_game(*, seats: int, options: dict[str, Any] | None, seed: int | None) -> Game:
     rules = Options(**(options or {}))
     events = engine_create_game(seats, rules)  # validates seats and options (R2, R12)
+    seeded = seed is not None  # the creator knows the seed, so every card: told to joiners
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
 
     def write() -> Game:
-        game = Game.objects.create(seats=seats, options=rules.to_data(), seed=seed)
+        game = Game.objects.create(seats=seats, options=rules.to_data(), seed=seed, seeded=seeded)
         append_events(game, EMPTY, events, replay(events))
         return game
 
@@ -490,10 +497,13 @@ def import_history(document: Any) -> Imported:
     """A new game from a history document, every event audited by the rules first.
 
     A finished history becomes a finished game; an unfinished one becomes playable, with a new
-    token for each joined seat and a new secret seed for the shuffles still to come. The game
-    keeps the original's `created_at`; its events are stored now (their `at` is the import's).
+    token for each joined seat and a new secret seed for the shuffles still to come: so it is
+    not `seeded` (no one knows its future cards), whatever the original was. The game keeps
+    the original's `created_at`; its events are stored now (their `at` is the import's). The
+    document's `game` object must agree with its events.
     """
     events, state = audit_events(history_events(document))
+    check_envelope(document, expected_envelope(events, state, STATUS_OF_PHASE[state.phase]))
     created_at = original_created_at(document)
     first = events[0]
     assert isinstance(first, GameCreated)

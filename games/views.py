@@ -102,6 +102,8 @@ def _listed_games(query: dict[str, Any]) -> Any:
         games = games.filter(seats=query["seats"])
     if "open_seats" in query:
         games = games.filter(seats__gte=F("players_joined") + query["open_seats"])
+    if "seeded" in query:
+        games = games.filter(seeded=query["seeded"])
     ordering = query["ordering"]
     return games.order_by(ordering, "-id" if ordering.startswith("-") else "id")
 
@@ -119,9 +121,9 @@ class GameListView(APIView):
         operation_id="list_games",
         summary="List games",
         description="Newest first unless `ordering` says otherwise. Filter by "
-        "`status=waiting&open_seats=1` to find games to join. Every parameter is checked: a "
-        "value outside its type, enum or bounds is refused with 400 `invalid_request`, the "
-        "parameter named in `errors`.",
+        "`status=waiting&open_seats=1&seeded=false` to find games to join. Every parameter is "
+        "checked: a value outside its type, enum or bounds is refused with 400 "
+        "`invalid_request`, the parameter named in `errors`.",
         tags=["lobby"],
         auth=[],
         parameters=[
@@ -137,6 +139,13 @@ class GameListView(APIView):
                 "open_seats",
                 whole_number(1, MAX_SEATS),
                 description="Only games with at least this many open seats.",
+            ),
+            OpenApiParameter(
+                "seeded",
+                bool,
+                description="`false`: only games with a secret seed, which no one can have "
+                "rigged; `true`: only games created with an explicit `seed` (whoever knows it "
+                "knows every card). `true` or `false` only.",
             ),
             OpenApiParameter(
                 "ordering",

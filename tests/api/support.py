@@ -187,11 +187,12 @@ def setup_reveals(client: APIClient, game_id: str, tokens: Sequence[str]) -> dic
     return body
 
 
-IDENTITY = ("id", "created_at", "updated_at")
+IDENTITY = ("id", "created_at", "updated_at", "seeded")
 
 
 def without_identity(data: dict[str, Any]) -> dict[str, Any]:
-    """A game resource less what the engine view does not hold (its id and times)."""
+    """A game resource less what the engine view does not hold (its id, times and whether its
+    seed was chosen)."""
     return {key: value for key, value in data.items() if key not in IDENTITY}
 
 

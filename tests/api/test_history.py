@@ -311,6 +311,7 @@ def test_an_exported_history_imports_as_the_same_game_at_every_version(
     assert imported["status"] == "finished" and imported["version"] == version
     assert imported["seat_tokens"] == []  # nobody acts in a finished game
     assert imported["winners"] == history["game"]["winners"]
+    assert history["game"]["seeded"] and not imported["seeded"]  # a new secret seed
 
     states = states_by_version(game_id)
     for at in range(1, version + 1):
@@ -326,6 +327,7 @@ def test_an_exported_history_imports_as_the_same_game_at_every_version(
         **history["game"],
         "id": imported["id"],
         "created_at": again["game"]["created_at"],
+        "seeded": False,
     }
     assert [{**e, "at": None} for e in again["events"]] == [
         {**e, "at": None} for e in history["events"]

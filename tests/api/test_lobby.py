@@ -29,6 +29,7 @@ GAME_FIELDS = {
     "id",
     "created_at",
     "updated_at",
+    "seeded",
     "status",
     "version",
     "round",
@@ -188,6 +189,7 @@ def test_list_games_summaries(api: APIClient) -> None:
         "players": ["Ada", "Grace"],
         "totals": [0, 0, 0],
         "winners": None,
+        "seeded": True,  # create_game sends a seed
     }
     assert summary["updated_at"] > summary["created_at"]
 
@@ -251,6 +253,11 @@ def test_list_games_refuses_an_unknown_status(api: APIClient, status: str) -> No
         ({"ordering": "version"}, "ordering"),
         ({"ordering": ""}, "ordering"),
         ({"ordering": "-id"}, "ordering"),
+        ({"seeded": "1"}, "seeded"),
+        ({"seeded": "yes"}, "seeded"),
+        ({"seeded": "True"}, "seeded"),
+        ({"seeded": ""}, "seeded"),
+        ({"seeded": "null"}, "seeded"),
     ],
 )
 def test_list_games_refuses_bad_filters_order_and_paging(
