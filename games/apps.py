@@ -12,10 +12,13 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from .rate_limit_table import create_rate_limit_table
+        from .server_errors import send_problem_error
 
         # The shared rate limits' table, created by every migrate (games.rate_limit_table).
         post_migrate.connect(create_rate_limit_table, sender=self)
         self.fast_development_server()
+        # Its refusals of oversized request lines and headers as problems (games.server_errors).
+        WSGIRequestHandler.send_error = send_problem_error  # type: ignore[method-assign,assignment]
 
     def fast_development_server(self) -> None:
         """The development server (`make run`) sets TCP_NODELAY on its connections, as

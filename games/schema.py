@@ -119,14 +119,15 @@ ERROR_RESPONSES: dict[int, OpenApiResponse] = {
         examples=[NOT_YOUR_TURN_EXAMPLE],
     ),
     412: _problem("`If-Match` named another version than the game's.", 412),
+    411: _problem("A body in chunks (`Transfer-Encoding`), without `Content-Length`.", 411),
     413: _problem("The request body is too large.", 413),
     415: _problem("The request body is not JSON (`Content-Type`).", 415),
     422: _problem("The `Idempotency-Key` was used for another request.", 422),
     429: _problem("Too many requests; see `Retry-After`.", 429),
 }
 #: What any operation may answer: another method on its path, an `Accept` it cannot satisfy, a
-#: body over the limit (checked before any view runs), the rate limit.
-ANY_OPERATION = (405, 406, 413, 429)
+#: body without a length or over the limit (checked before any view runs), the rate limit.
+ANY_OPERATION = (405, 406, 411, 413, 429)
 
 
 def problems(*statuses: int) -> dict[Any, Any]:
