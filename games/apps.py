@@ -18,7 +18,7 @@ class GamesConfig(AppConfig):
         post_migrate.connect(create_rate_limit_table, sender=self)
         self.fast_development_server()
         # Its refusals of oversized request lines and headers as problems (games.server_errors).
-        WSGIRequestHandler.send_error = send_problem_error  # type: ignore[method-assign,assignment]
+        WSGIRequestHandler.send_error = send_problem_error
 
     def fast_development_server(self) -> None:
         """The development server (`make run`) sets TCP_NODELAY on its connections, as

@@ -166,14 +166,15 @@ IF_NONE_MATCH = OpenApiParameter(
 )
 IF_MATCH = OpenApiParameter(
     "If-Match",
-    {"type": "string", "pattern": r'^[ \t]*(\*|(W/)?"?[0-9]{1,12}"?)[ \t]*$'},
+    {"type": "string", "pattern": r'^[ \t]*(\*|W/"[0-9]{1,12}"|"[0-9]{1,12}"|[0-9]{1,12})[ \t]*$'},
     OpenApiParameter.HEADER,
     description="Act only if the game is still at this version; else 412 `version_mismatch` "
-    "and nothing is done. The version is the `ETag` of your last answer, best sent as it came: "
-    '`"12"`. Also accepted, all meaning version 12: unquoted `12`, weak `W/"12"` (compared '
-    "like a strong one) and spaces or tabs around. One version only (no list); 1 to 12 ASCII "
-    "digits. `*` (or no header) sets no condition. Anything else is a 400 `invalid_request` "
-    "(`errors.If-Match`).",
+    "(with `current_version`) and nothing is done. The version is the `ETag` of your last "
+    'answer, sent as it came: `"12"`; unquoted `12` means the same, and spaces or tabs around '
+    'are ignored. A weak tag, `W/"12"`, is well-formed but never matches (RFC 9110, 13.1.1: '
+    "If-Match compares strongly): always 412. One version only (no list); 1 to 12 ASCII "
+    'digits. `*` (or no header) sets no condition. Anything else (`W/12`, `"12`, a list) is a '
+    "400 `invalid_request` (`errors.If-Match`).",
 )
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",

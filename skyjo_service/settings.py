@@ -164,6 +164,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_BODY_BYTES", 2 * 1024 * 1024)
 # development server is a single process and so counts alike, without a write per request.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 RATE_LIMIT_CACHE_TABLE = "skyjo_rate_limits"
+CACHES: dict[str, dict[str, object]]
 if REDIS_URL:
     if importlib.util.find_spec("redis") is None:
         raise ImproperlyConfigured("REDIS_URL needs the redis package: pip install redis")
