@@ -2,6 +2,7 @@ import os
 
 from django.apps import AppConfig
 from django.core.servers.basehttp import WSGIRequestHandler
+from django.db.models.signals import post_migrate
 
 
 class GamesConfig(AppConfig):
@@ -10,6 +11,16 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from .rate_limit_table import create_rate_limit_table
+        from .server_errors import send_problem_error
+
+        # The shared rate limits' table, created by every migrate (games.rate_limit_table).
+        post_migrate.connect(create_rate_limit_table, sender=self)
+        self.fast_development_server()
+        # Its refusals of oversized request lines and headers as problems (games.server_errors).
+        WSGIRequestHandler.send_error = send_problem_error
+
+    def fast_development_server(self) -> None:
         """The development server (`make run`) sets TCP_NODELAY on its connections, as
         production servers do: it writes headers and body apart, and on a kept-alive
         connection Nagle's algorithm held every answer ~40 ms for the client's delayed ACK

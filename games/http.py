@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 import re
+from enum import Enum
 
 from rest_framework.request import Request
 
 from .auth import InvalidCredential, SeatCredential
 from .problems import CHALLENGE, Problem
 
-#: A version as an ETag, `"12"` (weak or unquoted too); ASCII digits only (`\d` would take
-#: any Unicode digit, which the schema's pattern does not allow).
-_ETAG = re.compile(r'^[ \t]*(?:W/)?"?([0-9]{1,12})"?[ \t]*$')
+#: A version as an entity tag (RFC 9110, 8.8.3): strong `"12"`, weak `W/"12"`, or unquoted
+#: `12` (from clients that drop the quotes), spaces or tabs around; ASCII digits only (`\d`
+#: would take any Unicode digit). Exactly the schema's If-Match pattern (games.schema).
+_ETAG = re.compile(
+    r'[ \t]*(?:W/"(?P<weak>[0-9]{1,12})"|"(?P<strong>[0-9]{1,12})"|(?P<bare>[0-9]{1,12}))[ \t]*'
+)
+
+
+class WeakTag(Enum):
+    """If-Match named a weak tag: under the strong comparison If-Match uses, it matches no
+    version (RFC 9110, 13.1.1), so the request is refused with 412."""
+
+    WEAK = "weak"
+
+
 MAX_IDEMPOTENCY_KEY = 255
 #: Visible ASCII, spaces inside: exactly what the schema's pattern documents.
 _IDEMPOTENCY_KEY = re.compile(rf"[!-~](?:[ -~]{{0,{MAX_IDEMPOTENCY_KEY - 2}}}[!-~])?")
@@ -29,13 +42,13 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
-def parse_version_header(request: Request, header: str) -> int | None:
+def parse_version_header(request: Request, header: str) -> int | WeakTag | None:
     """A version from If-Match (`"12"`); None when the header is absent, or `*` (any current
-    version: RFC 9110, 13.1.1)."""
+    version: RFC 9110, 13.1.1); `WeakTag.WEAK` for a weak tag, which matches none."""
     raw = request.headers.get(header)
     if raw is None or raw.strip(" \t") == "*":
         return None
-    match = _ETAG.match(raw)
+    match = _ETAG.fullmatch(raw)
     if match is None:
         raise Problem(
             400,
@@ -43,7 +56,9 @@ def parse_version_header(request: Request, header: str) -> int | None:
             f'{header} takes a game version as an ETag, e.g. "12".',
             errors={header: ["Expected a quoted version number."]},
         )
-    return int(match.group(1))
+    if match["weak"] is not None:
+        return WeakTag.WEAK
+    return int(match["strong"] or match["bare"])
 
 
 def if_none_match(request: Request) -> set[str]:
@@ -57,9 +72,9 @@ def if_none_match(request: Request) -> set[str]:
         if part == "*":
             tags.add("*")
             continue
-        match = _ETAG.match(part)
-        if match:
-            tags.add(match.group(1))
+        match = _ETAG.fullmatch(part)
+        if match:  # weak or strong alike: If-None-Match compares weakly (RFC 9110, 13.1.2)
+            tags.add(match["weak"] or match["strong"] or match["bare"])
     return tags
 
 

@@ -138,11 +138,29 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         "Read the game again (its view and its `ETag`), decide again on what it shows, and "
         "send the new decision with the new version in `If-Match`.",
     ),
+    "length_required": ProblemType(
+        411,
+        "Content-Length required",
+        "The request body was sent in chunks (`Transfer-Encoding: chunked`) or another transfer "
+        "coding, without a `Content-Length`. The service reads only bodies of a declared length "
+        "(up to `MAX_BODY_BYTES`), on every server; this one was not read, nothing was done.",
+        "Send the body whole, with its `Content-Length` (HTTP clients do for a body held in "
+        "memory: do not stream it).",
+    ),
     "payload_too_large": ProblemType(
         413,
         "Request body too large",
         "The request body is over the server's limit (`MAX_BODY_BYTES`); it was not read.",
         "Send a smaller body; a history to import must fit the limit too.",
+    ),
+    "uri_too_long": ProblemType(
+        414,
+        "URI too long",
+        "The request line (method, path and query) is over the HTTP server's limit: 4094 bytes "
+        "under `make serve` (gunicorn), 65536 under `make run`. The server refused it before "
+        "reading the rest of the request.",
+        "Send a shorter path and query: every documented path and parameter fits well within "
+        "the limit.",
     ),
     "unsupported_media_type": ProblemType(
         415,
@@ -164,6 +182,15 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         "The client sent more requests than its rate limit allows; the request was not processed.",
         "Wait the number of seconds in the `Retry-After` header (also `retry_after` in the "
         "body), then send the request again.",
+    ),
+    "headers_too_large": ProblemType(
+        431,
+        "Request header fields too large",
+        "A request header is over the HTTP server's limit, or there are too many: under `make "
+        "serve` (gunicorn) 8190 bytes a header and 100 headers, under `make run` 65536 bytes a "
+        "line and 100 headers. The server refused the request before reading its body.",
+        "Send fewer or shorter headers: a seat token is 43 characters, an `Idempotency-Key` at "
+        "most 255.",
     ),
     "server_error": ProblemType(
         500,
@@ -352,6 +379,15 @@ def not_found_view(request: HttpRequest, exception: Exception | None = None) -> 
 
 def payload_too_large_detail(limit: int) -> str:
     return f"The request body is over the limit of {limit} bytes."
+
+
+def length_required_response() -> JsonResponse:
+    """411 for a body without a declared length (games.middleware)."""
+    return _json_problem(
+        411,
+        "length_required",
+        "Send the body with a Content-Length: a body in chunks (Transfer-Encoding) is not read.",
+    )
 
 
 def payload_too_large_response(limit: int) -> JsonResponse:

@@ -121,14 +121,15 @@ ERROR_RESPONSES: dict[int, OpenApiResponse] = {
         examples=[NOT_YOUR_TURN_EXAMPLE],
     ),
     412: _problem("`If-Match` named another version than the game's.", 412),
+    411: _problem("A body in chunks (`Transfer-Encoding`), without `Content-Length`.", 411),
     413: _problem("The request body is too large.", 413),
     415: _problem("The request body is not JSON (`Content-Type`).", 415),
     422: _problem("The `Idempotency-Key` was used for another request.", 422),
     429: _problem("Too many requests; see `Retry-After`.", 429),
 }
 #: What any operation may answer: another method on its path, an `Accept` it cannot satisfy, a
-#: body over the limit (checked before any view runs), the rate limit.
-ANY_OPERATION = (405, 406, 413, 429)
+#: body without a length or over the limit (checked before any view runs), the rate limit.
+ANY_OPERATION = (405, 406, 411, 413, 429)
 
 
 def problems(*statuses: int) -> dict[Any, Any]:
@@ -167,14 +168,15 @@ IF_NONE_MATCH = OpenApiParameter(
 )
 IF_MATCH = OpenApiParameter(
     "If-Match",
-    {"type": "string", "pattern": r'^[ \t]*(\*|(W/)?"?[0-9]{1,12}"?)[ \t]*$'},
+    {"type": "string", "pattern": r'^[ \t]*(\*|W/"[0-9]{1,12}"|"[0-9]{1,12}"|[0-9]{1,12})[ \t]*$'},
     OpenApiParameter.HEADER,
     description="Act only if the game is still at this version; else 412 `version_mismatch` "
-    "and nothing is done. The version is the `ETag` of your last answer, best sent as it came: "
-    '`"12"`. Also accepted, all meaning version 12: unquoted `12`, weak `W/"12"` (compared '
-    "like a strong one) and spaces or tabs around. One version only (no list); 1 to 12 ASCII "
-    "digits. `*` (or no header) sets no condition. Anything else is a 400 `invalid_request` "
-    "(`errors.If-Match`).",
+    "(with `current_version`) and nothing is done. The version is the `ETag` of your last "
+    'answer, sent as it came: `"12"`; unquoted `12` means the same, and spaces or tabs around '
+    'are ignored. A weak tag, `W/"12"`, is well-formed but never matches (RFC 9110, 13.1.1: '
+    "If-Match compares strongly): always 412. One version only (no list); 1 to 12 ASCII "
+    'digits. `*` (or no header) sets no condition. Anything else (`W/12`, `"12`, a list) is a '
+    "400 `invalid_request` (`errors.If-Match`).",
 )
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",

@@ -24,7 +24,14 @@ from engine import POSITION_KINDS, TURN_ACTION_KINDS, action_from_data
 from engine.options import MAX_SEATS, MIN_SEATS
 
 from . import services
-from .http import etag, idempotency_key, if_none_match, parse_version_header, seat_credential
+from .http import (
+    WeakTag,
+    etag,
+    idempotency_key,
+    if_none_match,
+    parse_version_header,
+    seat_credential,
+)
 from .models import Game, Status
 from .presenters import game_data, game_summary
 from .problems import Problem
@@ -298,6 +305,19 @@ def _authenticated_before_bad_request(request: Request, game_id: str) -> Iterato
         raise
 
 
+def _weak_tag_mismatch(game_id: str, request: Request) -> Problem:
+    """412 for an If-Match weak tag, which matches no version (RFC 9110, 13.1.1); after the
+    game and the token are checked, as for a version that is not the current one."""
+    game, _ = services.game_and_seat(game_id, seat_credential(request), required=True)
+    return Problem(
+        412,
+        "version_mismatch",
+        f"A weak tag never matches in If-Match; the game is at version {game.version}: send its "
+        f'ETag as it came, "{game.version}".',
+        current_version=game.version,
+    )
+
+
 class RotateTokenView(APIView):
     """A seat replaces its token: the old one stops working, the new one is shown once."""
 
@@ -340,6 +360,8 @@ class ActionView(APIView):
             data = self.action_data(request.data if request.data not in (None, "") else {})
             expected_version = parse_version_header(request, "If-Match")
             key = idempotency_key(request)
+        if expected_version is WeakTag.WEAK:
+            raise _weak_tag_mismatch(game_id, request)
         result = services.perform_action(
             game_id,
             seat_credential(request),

@@ -6,6 +6,7 @@ project folder. Production sets DEBUG=false, SECRET_KEY, ALLOWED_HOSTS and DATAB
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
@@ -155,6 +156,34 @@ if not DEBUG:
 
 # Request bodies: a game action is tiny; an imported history is the largest body we accept.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_BODY_BYTES", 2 * 1024 * 1024)
+
+# The cache the rate limits (games.throttling) count in: one that every worker process shares,
+# so a limit holds whatever the number of workers. Redis when REDIS_URL is set (it needs the
+# `redis` package); else, in production, a table of the database (no other service: created by
+# `migrate`, see games.apps); in development (DEBUG, `make run`) the process's memory, since the
+# development server is a single process and so counts alike, without a write per request.
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+RATE_LIMIT_CACHE_TABLE = "skyjo_rate_limits"
+CACHES: dict[str, dict[str, object]]
+if REDIS_URL:
+    if importlib.util.find_spec("redis") is None:
+        raise ImproperlyConfigured("REDIS_URL needs the redis package: pip install redis")
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+elif DEBUG:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": RATE_LIMIT_CACHE_TABLE,
+            # Past MAX_ENTRIES (Django's default: 300) each write culls a third of the entries,
+            # live counts included; there is an entry per address and token active in the last
+            # hour (games created per address), so a busier service should use Redis.
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
+    }
 
 THROTTLING = env_bool("THROTTLING", True)
 #: Default rates per scope: (production, development). In development (DEBUG, `make run`) a

@@ -323,12 +323,39 @@ def test_if_match_with_the_current_version(
     current = version(game_id)
     answer = act(api, game_id, tokens[seat], {"action": "draw"}, HTTP_IF_MATCH=f'"{current}"')
     assert answer["version"] == current + 1
-    weak = act(
-        api, game_id, tokens[seat], {"action": "discard"}, HTTP_IF_MATCH=f'W/"{current + 1}"'
+    unquoted = act(
+        api, game_id, tokens[seat], {"action": "discard"}, HTTP_IF_MATCH=f" {current + 1}\t"
     )
-    assert weak["version"] == current + 2
+    assert unquoted["version"] == current + 2
     # `*` matches whatever the current version is (RFC 9110).
     act(api, game_id, tokens[seat], {"action": "reveal", "column": 3, "row": 2}, HTTP_IF_MATCH="*")
+
+
+def test_if_match_with_a_weak_tag_never_matches(
+    api: APIClient, playing: tuple[str, list[str], int]
+) -> None:
+    """`W/"4"` was compared like `"4"`: If-Match compares strongly, and a weak tag matches no
+    version (RFC 9110, 13.1.1), so it is always 412, the current version included."""
+    game_id, tokens, seat = playing
+    current = version(game_id)
+    events = event_count(game_id)
+    for weak in (f'W/"{current}"', f' W/"{current - 1}"\t'):
+        response = send(api, game_id, tokens[seat], {"action": "draw"}, HTTP_IF_MATCH=weak)
+        problem = assert_problem(response, 412, "version_mismatch")
+        assert problem["current_version"] == current
+        assert f'"{current}"' in problem["detail"]
+    assert (version(game_id), event_count(game_id)) == (current, events)
+    # Checked after the game and the token, as any If-Match is.
+    stranger = send(api, game_id, "x" * 43, {"action": "draw"}, HTTP_IF_MATCH=f'W/"{current}"')
+    assert_problem(stranger, 401, "invalid_token")
+    missing = send(
+        api,
+        "00000000-0000-4000-8000-000000000000",
+        tokens[seat],
+        {"action": "draw"},
+        HTTP_IF_MATCH='W/"1"',
+    )
+    assert_problem(missing, 404, "game_not_found")
 
 
 def test_if_match_with_a_stale_version_does_nothing(
@@ -346,7 +373,10 @@ def test_if_match_with_a_stale_version_does_nothing(
     assert get_view(api, game_id, tokens[seat])["held_card"] is None
 
 
-@pytest.mark.parametrize("header", ["abc", '"abc"', '"1", "2"', "-1", '"' + "9" * 30 + '"', ""])
+@pytest.mark.parametrize(
+    "header",
+    ["abc", '"abc"', '"1", "2"', "-1", '"' + "9" * 30 + '"', "", 'W/8868"', '"12', '12"', "W/12"],
+)
 def test_a_malformed_if_match_is_a_bad_request(
     api: APIClient, playing: tuple[str, list[str], int], header: str
 ) -> None:

@@ -1,5 +1,6 @@
 """Limits on what a request may carry: a refused request writes nothing, a body over the size
-limit is refused with 413 at every endpoint, and list pages hold at most 100 games.
+limit is refused with 413 at every endpoint, a chunked one with 411, and list pages hold at most
+100 games.
 
 (Malformed bodies and fields are covered case by case in test_lobby, test_actions and
 test_robustness; rate limits in test_throttling.)
@@ -159,6 +160,23 @@ def test_a_body_over_the_limit_is_413_at_every_endpoint(
     assert rows() == before
     # At the limit, a body is read as usual.
     assert api.post(GAMES, padded(LIMIT), content_type="application/json").status_code == 201
+
+
+def test_a_chunked_body_is_411_at_every_endpoint(
+    api: APIClient, playing: tuple[str, list[str], int]
+) -> None:
+    """Django reads a body without `Content-Length` as none: a chunked join was answered
+    `400 name: This field is required`. Refused before any view, whatever it holds (both
+    servers: tests/production/test_server_refusals)."""
+    game_id, tokens, seat = playing
+    before = rows()
+    chunked = {"HTTP_TRANSFER_ENCODING": "chunked", **bearer(tokens[seat])}
+    for url in targets(game_id, seat).values():
+        response = api.post(url, {"name": "Ada"}, format="json", **chunked)
+        assert_problem(response, 411, "length_required")
+    for url in (GAMES, game_url(game_id), "/api/v1/rules"):
+        assert_problem(api.get(url, **chunked), 411, "length_required")
+    assert rows() == before
 
 
 def test_the_default_limit_holds_for_the_largest_body_an_import(api: APIClient) -> None:

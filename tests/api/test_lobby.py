@@ -242,6 +242,8 @@ def test_list_games_refuses_an_unknown_status(api: APIClient, status: str) -> No
         ({"offset": "-5"}, "offset"),
         ({"offset": "x"}, "offset"),
         ({"offset": "null"}, "offset"),
+        ({"offset": "abc"}, "offset"),
+        ({"offset": "-1"}, "offset"),
         ({"offset": str(10**30)}, "offset"),
         ({"limit": "5", "offset": "1.5"}, "offset"),
         ({"seats": "1"}, "seats"),
@@ -266,6 +268,20 @@ def test_list_games_refuses_bad_filters_order_and_paging(
     create_game(api, 2)
     problem = assert_problem(api.get(GAMES, query), 400, "invalid_request")
     assert list(problem["errors"]) == [field]
+
+
+@pytest.mark.parametrize("value", ["abc", "null", "-1"])
+def test_bad_paging_is_refused_alike_by_the_lobby_and_the_event_feed(
+    api: APIClient, value: str
+) -> None:
+    """The values the probe sent (issue 12): `/events` refused them, `GET /games` ignored
+    them; both answer the same 400 now."""
+    game_id = create_game(api, 2)["id"]
+    lobby = assert_problem(api.get(GAMES, {"limit": value}), 400, "invalid_request")
+    feed = assert_problem(
+        api.get(f"{game_url(game_id)}/events", {"limit": value}), 400, "invalid_request"
+    )
+    assert list(lobby["errors"]) == list(feed["errors"]) == ["limit"]
 
 
 def test_list_games_pages_up_to_100(api: APIClient) -> None:

@@ -11,10 +11,12 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rest_framework.test import APIClient
+from rest_framework.request import Request
+from rest_framework.test import APIClient, APIRequestFactory
 
+from games.http import WeakTag, parse_version_header
 from games.models import Seat
-from games.problems import field_errors
+from games.problems import Problem, field_errors
 
 from .support import (
     GAMES,
@@ -330,6 +332,9 @@ def test_query_numbers_document_their_bounds() -> None:
         ("If-Match", '"\u0665"', False),  # an Arabic-Indic 5: int() reads it, HTTP does not
         ("If-Match", '"5", "6"', False),
         ("If-Match", "", False),
+        ("If-Match", 'W/8868"', False),  # was taken for 8868
+        ("If-Match", '"12', False),
+        ("If-Match", "W/12", False),
         ("Idempotency-Key", "retry-1", True),
         ("Idempotency-Key", " a b ", True),
         ("Idempotency-Key", "x" * 255, True),
@@ -357,6 +362,26 @@ def test_the_headers_patterns_are_what_the_service_accepts(
         **{meta: value},
     )
     assert (response.status_code != 400) == accepted, response.content
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet='W/"0123456789 \t*,x', max_size=16))
+def test_the_if_match_pattern_and_the_parser_agree_exactly(value: str) -> None:
+    """The schema's pattern and games.http accept the same If-Match values (`W/8868"` and
+    `"12` were taken for versions, which the pattern refused), and the parser refuses none it
+    accepts: a value it takes is a version, `*` (None) or a weak tag (412)."""
+    pattern = parameter("reveal", "If-Match")["schema"]["pattern"]
+    request = Request(APIRequestFactory().post("/", HTTP_IF_MATCH=value))
+    try:
+        parsed = parse_version_header(request, "If-Match")
+    except Problem as refused:
+        assert refused.status_code == 400
+        parsed_ok = False
+    else:
+        parsed_ok = True
+        assert parsed is WeakTag.WEAK or parsed is None or 0 <= parsed < 10**12
+        assert (parsed is WeakTag.WEAK) == ("W/" in value)
+    assert (re.search(pattern, value) is not None) == parsed_ok, value
 
 
 def test_a_malformed_authorization_header_matters_only_where_a_token_is_read(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -12,6 +13,8 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.core.cache import cache
+from django.db import connection
+from django.test import override_settings
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
@@ -118,15 +121,13 @@ def test_refused_tokens_count_against_the_address(api: APIClient, rates: dict[st
     assert_throttled(api.get(game_url(game_id), HTTP_AUTHORIZATION="Bearer " + "y" * 43))
 
 
-def settings_in_a_fresh_process(**environment: str) -> dict[str, Any]:
-    """REST_FRAMEWORK as skyjo_service.settings builds it from this environment."""
-    script = (
-        "import json; from django.conf import settings; print(json.dumps(settings.REST_FRAMEWORK))"
-    )
+def settings_in_a_fresh_process(name: str = "REST_FRAMEWORK", **environment: str) -> Any:
+    """The setting `name` as skyjo_service.settings builds it from this environment."""
+    script = f"import json; from django.conf import settings; print(json.dumps(settings.{name}))"
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"THROTTLING", "THROTTLE_ADDRESS_RATE", "DEBUG", "SECRET_KEY"}
+        if key not in {"THROTTLING", "THROTTLE_ADDRESS_RATE", "DEBUG", "SECRET_KEY", "REDIS_URL"}
     }
     env.update(DJANGO_SETTINGS_MODULE="skyjo_service.settings", **environment)
     done = subprocess.run(
@@ -135,10 +136,9 @@ def settings_in_a_fresh_process(**environment: str) -> dict[str, Any]:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        check=True,
     )
-    loaded: dict[str, Any] = json.loads(done.stdout)
-    return loaded
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
 
 
 PRODUCTION = {"DEBUG": "false", "SECRET_KEY": "a-test-key-" + "x" * 50}
@@ -166,6 +166,47 @@ def test_throttling_is_on_by_default_and_off_with_throttling_off() -> None:
         assert settings_in_a_fresh_process(THROTTLING=off)["DEFAULT_THROTTLE_CLASSES"] == []
     tuned = settings_in_a_fresh_process(THROTTLE_ADDRESS_RATE="5/second")
     assert tuned["DEFAULT_THROTTLE_RATES"]["address"] == "5/second"
+
+
+def test_production_counts_in_a_cache_every_worker_shares() -> None:
+    """Django's default cache is each process's memory: under `make serve` every worker
+    counted on its own. Production counts in the database (or Redis); the development server,
+    one process, keeps its memory (tests/production/test_shared_rate_limits runs the workers)."""
+    production = settings_in_a_fresh_process("CACHES", **PRODUCTION)["default"]
+    assert production["BACKEND"] == "django.core.cache.backends.db.DatabaseCache"
+    assert production["LOCATION"] == settings.RATE_LIMIT_CACHE_TABLE
+    assert production["OPTIONS"]["MAX_ENTRIES"] >= 100_000  # no cull of live counts
+    development = settings_in_a_fresh_process("CACHES", DEBUG="true")["default"]
+    assert development["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+
+
+def test_redis_url_selects_redis() -> None:
+    url = "redis://127.0.0.1:6379/3"
+    if importlib.util.find_spec("redis") is None:  # refused at start, not at the first request
+        with pytest.raises(AssertionError, match="REDIS_URL needs the redis package"):
+            settings_in_a_fresh_process("CACHES", REDIS_URL=url, **PRODUCTION)
+        return
+    for debug in ("true", "false"):  # in development too: then Redis is what one asked for
+        environment = {**PRODUCTION, "DEBUG": debug, "REDIS_URL": url}
+        redis = settings_in_a_fresh_process("CACHES", **environment)["default"]
+        assert redis == {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+
+
+def test_every_migrate_creates_the_rate_limit_table() -> None:
+    """The test database was migrated: the table is there, and the database cache counts in it
+    (in this process, as in each worker)."""
+    assert settings.RATE_LIMIT_CACHE_TABLE in connection.introspection.table_names()
+    shared = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": settings.RATE_LIMIT_CACHE_TABLE,
+        }
+    }
+    with override_settings(CACHES=shared):
+        cache.set("throttle_address_10.0.0.1", [1.0], 60)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT cache_key FROM {settings.RATE_LIMIT_CACHE_TABLE}")
+            assert [row[0] for row in cursor.fetchall()] == [":1:throttle_address_10.0.0.1"]
 
 
 class CountingClient(APIClient):
