@@ -167,7 +167,7 @@ RATE_LIMIT_CACHE_TABLE = "skyjo_rate_limits"
 CACHES: dict[str, dict[str, object]]
 if REDIS_URL:
     if importlib.util.find_spec("redis") is None:
-        raise ImproperlyConfigured("REDIS_URL needs the redis package: pip install redis")
+        raise ImproperlyConfigured("REDIS_URL needs the redis package (requirements.txt)")
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
     }
