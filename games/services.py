@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import orjson
+from django.conf import settings
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
@@ -125,9 +126,12 @@ def game_and_seat(
     return game, seat
 
 
-def stored_events(game: Game, upto: int | None = None) -> Iterable[Event]:
-    """The game's events in order (upcast to the current schemas), up to version `upto`."""
+def stored_events(game: Game, upto: int | None = None, *, after: int = 0) -> Iterable[Event]:
+    """The game's events in order (upcast to the current schemas), after version `after` and
+    up to version `upto`."""
     rows = GameEvent.objects.filter(game=game).order_by("sequence")
+    if after:
+        rows = rows.filter(sequence__gt=after)
     if upto is not None:
         rows = rows.filter(sequence__lte=upto)
     for type_name, version, payload in rows.values_list("type", "schema_version", "payload"):
@@ -152,11 +156,11 @@ def game_state(game: Game, at: int | None = None) -> GameState:
     """The game's state at its current version (or at version `at`).
 
     The current state comes from the game's snapshot when it was made at exactly the game's
-    version; otherwise, and for any earlier version, the log is replayed (and the snapshot
-    refreshed, so the next read is cheap again).
+    version; otherwise the log is replayed (and the snapshot refreshed, so the next read is
+    cheap again). An earlier version is folded from the nearest checkpoint (`state_at`).
     """
     if at is not None and at != game.version:
-        return replay(stored_events(game, at))
+        return state_at(game, at)
     if game.snapshot is not None and game.snapshot_version == game.version:
         try:
             return state_from_data(orjson.loads(game.snapshot))
@@ -191,6 +195,79 @@ def snapshot_text(state: GameState) -> str:
     return orjson.dumps(state_to_data(state)).decode()
 
 
+def checkpoint_every() -> int:
+    """Events between two checkpoints of a game's state (0: no checkpoints)."""
+    return max(0, int(settings.REPLAY_CHECKPOINT_EVERY))
+
+
+def state_at(game: Game, at: int) -> GameState:
+    """The game's state at version `at`: its nearest checkpoint at or before `at`, then a fold
+    of the (fewer than `checkpoint_every()`) events after it, so that a replay's cost does not
+    grow with the log. Without a usable checkpoint the fold starts from the log's start, and
+    saves the checkpoints it passes (games older than checkpoints, a lost or stale one)."""
+    every = checkpoint_every()
+    if not every:
+        return replay(stored_events(game, at))
+    start = _checkpoint_state(game, at)
+    state, passed = fold_with_checkpoints(
+        start, list(stored_events(game, at, after=start.version)), every
+    )
+    if passed:
+        _save_checkpoints_quietly(game, passed)
+    return state
+
+
+def _checkpoint_state(game: Game, at: int) -> GameState:
+    """The state of the game's nearest checkpoint at or before `at`; the empty state (the
+    log's start) when there is none or it cannot be read (another snapshot format)."""
+    found = store.nearest_checkpoint(game.id, at)
+    if found is None:
+        return EMPTY
+    version, text = found
+    try:
+        state = state_from_data(orjson.loads(text))
+    except (StaleSnapshot, KeyError, TypeError, ValueError):  # orjson's errors are too
+        return EMPTY
+    return state if state.version == version else EMPTY
+
+
+def fold_with_checkpoints(
+    start: GameState, events: list[Event], every: int
+) -> tuple[GameState, list[tuple[int, str]]]:
+    """`events` folded onto `start`, and the snapshot text of each state on the way at a
+    version that is a multiple of `every` (version, text)."""
+    state, done = start, 0
+    passed: list[tuple[int, str]] = []
+    while True:
+        step = every - state.version % every  # events to the next multiple
+        if done + step > len(events):
+            return replay(events[done:], state), passed
+        state = replay(events[done : done + step], state)
+        done += step
+        passed.append((state.version, snapshot_text(state)))
+
+
+def _save_checkpoints_quietly(game: Game, checkpoints: list[tuple[int, str]]) -> None:
+    """Save checkpoints a read passed; a cache, so a write that fails (the database busy with
+    another writer) is given up: a later read will save them."""
+    try:
+        with transaction.atomic():
+            store.save_checkpoints(game.id, checkpoints)
+    except (OperationalError, IntegrityError):
+        pass
+
+
+def _new_checkpoints(
+    before: GameState, events: list[Event], after: GameState
+) -> list[tuple[int, str]]:
+    """The checkpoints an append from `before` to `after` passes (most pass none: this costs
+    a comparison then)."""
+    every = checkpoint_every()
+    if not every or after.version // every == before.version // every:
+        return []
+    return fold_with_checkpoints(before, events, every)[1]
+
+
 def replayed_state(game: Game) -> GameState:
     """The state from the log alone, ignoring any snapshot (the cold path, and audits)."""
     return replay(stored_events(game))
@@ -217,8 +294,9 @@ def append_events(
     seat_token: tuple[int, str] | None = None,
 ) -> None:
     """Append `events` after version `before.version` and move the game's summary row and
-    snapshot on, all or nothing, if the game is still at that version and (with
-    `seat_token`) the acting seat's token still the one presented; else `VersionMoved`."""
+    snapshot on (with the checkpoints the events pass), all or nothing, if the game is still
+    at that version and (with `seat_token`) the acting seat's token still the one presented;
+    else `VersionMoved`."""
     now = timezone.now()
     status = STATUS_OF_PHASE[after.phase]
     summary = store.Summary(
@@ -234,7 +312,16 @@ def append_events(
     new_events = [
         store.NewEvent(event_type(e), schema_version(e), event_to_data(e)) for e in events
     ]
-    if not store.append(game.id, before.version, new_events, summary, now, seat_token=seat_token):
+    checkpoints = _new_checkpoints(before, events, after)
+    if not store.append(
+        game.id,
+        before.version,
+        new_events,
+        summary,
+        now,
+        seat_token=seat_token,
+        checkpoints=checkpoints,
+    ):
         raise VersionMoved()
     game.version, game.status, game.round = after.version, status, after.round
     game.current_seat, game.players_joined = summary.current_seat, summary.players_joined

@@ -156,6 +156,11 @@ if not DEBUG:
 # Request bodies: a game action is tiny; an imported history is the largest body we accept.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_BODY_BYTES", 2 * 1024 * 1024)
 
+#: A replay (`?at=`) starts from the nearest checkpoint of the state, kept every this many
+#: events, so it folds fewer than that many events whatever the log's length; 0: none are
+#: written or read (every replay folds the log from its start).
+REPLAY_CHECKPOINT_EVERY = env_int("REPLAY_CHECKPOINT_EVERY", 100)
+
 THROTTLING = env_bool("THROTTLING", True)
 #: Default rates per scope: (production, development). In development (DEBUG, `make run`) a
 #: bot-vs-bot game of thousands of requests from one machine is never throttled; production
