@@ -126,12 +126,9 @@ def game_and_seat(
     return game, seat
 
 
-def stored_events(game: Game, upto: int | None = None, *, after: int = 0) -> Iterable[Event]:
-    """The game's events in order (upcast to the current schemas), after version `after` and
-    up to version `upto`."""
+def stored_events(game: Game, upto: int | None = None) -> Iterable[Event]:
+    """The game's events in order (upcast to the current schemas), up to version `upto`."""
     rows = GameEvent.objects.filter(game=game).order_by("sequence")
-    if after:
-        rows = rows.filter(sequence__gt=after)
     if upto is not None:
         rows = rows.filter(sequence__lte=upto)
     for type_name, version, payload in rows.values_list("type", "schema_version", "payload"):
@@ -146,10 +143,15 @@ def event_rows(game: Game, *, after: int, limit: int) -> list[tuple[int, str, in
     )
 
 
+def events_between(game: Game, after: int, upto: int) -> list[Event]:
+    """The game's events after version `after` up to version `upto` (upcast): a replay's fold."""
+    rows = store.events_between(game.id, after, upto)
+    return [event_from_data(kind, payload, version) for kind, version, payload in rows]
+
+
 def event_time(game: Game, sequence: int) -> Any:
     """When the game's event `sequence` was stored (None if there is no such event)."""
-    rows = GameEvent.objects.filter(game=game, sequence=sequence)
-    return rows.values_list("created_at", flat=True).first()
+    return store.event_time(game.id, sequence)
 
 
 def game_state(game: Game, at: int | None = None) -> GameState:
@@ -207,11 +209,9 @@ def state_at(game: Game, at: int) -> GameState:
     saves the checkpoints it passes (games older than checkpoints, a lost or stale one)."""
     every = checkpoint_every()
     if not every:
-        return replay(stored_events(game, at))
+        return replay(events_between(game, 0, at))
     start = _checkpoint_state(game, at)
-    state, passed = fold_with_checkpoints(
-        start, list(stored_events(game, at, after=start.version)), every
-    )
+    state, passed = fold_with_checkpoints(start, events_between(game, start.version, at), every)
     if passed:
         _save_checkpoints_quietly(game, passed)
     return state

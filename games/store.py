@@ -97,6 +97,25 @@ def _nearest_checkpoint_sql(vendor: str) -> str:
 
 
 @functools.cache
+def _events_between_sql(vendor: str) -> str:
+    game, sequence = _quoted(GameEvent, "game"), _quoted(GameEvent, "sequence")
+    columns = ", ".join(_quoted(GameEvent, name) for name in ("type", "schema_version", "payload"))
+    return (
+        f"SELECT {columns} FROM {_quoted(GameEvent)} WHERE {game} = %s "
+        f"AND {sequence} > %s AND {sequence} <= %s ORDER BY {sequence}"
+    )
+
+
+@functools.cache
+def _event_time_sql(vendor: str) -> str:
+    game, sequence = _quoted(GameEvent, "game"), _quoted(GameEvent, "sequence")
+    return (
+        f"SELECT {_quoted(GameEvent, 'created_at')} FROM {_quoted(GameEvent)} "
+        f"WHERE {game} = %s AND {sequence} = %s"
+    )
+
+
+@functools.cache
 def _move_sql(vendor: str, checks_token: bool) -> str:
     assignments = ", ".join(f"{_quoted(Game, name)} = %s" for name in _MOVED)
     game, seats = _quoted(Game), _quoted(Seat)
@@ -300,6 +319,36 @@ def nearest_checkpoint(game_id: uuid.UUID, at: int) -> tuple[int, str] | None:
         cursor.execute(_nearest_checkpoint_sql(connection.vendor), [_game_id(game_id), at])
         row = cursor.fetchone()
     return None if row is None else (row[0], row[1])
+
+
+def events_between(game_id: uuid.UUID, after: int, upto: int) -> list[tuple[str, int, Any]]:
+    """The game's stored events after sequence `after` up to `upto`, in order: (type, schema
+    version, payload) as stored (a replay's few events, read on every `?at=`)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_events_between_sql(connection.vendor), [_game_id(game_id), after, upto])
+        rows = cursor.fetchall()
+    return [(kind, version, _from_json(payload)) for kind, version, payload in rows]
+
+
+def event_time(game_id: uuid.UUID, sequence: int) -> datetime | None:
+    """When the game's event `sequence` was stored (None if there is no such event)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_event_time_sql(connection.vendor), [_game_id(game_id), sequence])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    field = GameEvent._meta.get_field("created_at")
+    column = field.get_col(GameEvent._meta.db_table)
+    value = row[0]
+    for convert in connection.ops.get_db_converters(column):
+        value = convert(value, column, connection)
+    return value
+
+
+def _from_json(value: Any) -> Any:
+    """A JSON column's value as read: text (SQLite, and PostgreSQL's jsonb as Django reads it)
+    parsed, anything else as the driver parsed it."""
+    return orjson.loads(value) if isinstance(value, (str, bytes)) else value
 
 
 def _json_column(name: str, value: Any) -> Any:

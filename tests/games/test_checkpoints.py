@@ -5,7 +5,6 @@ stale, a replay gives the state the whole log gives, at every version."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -55,17 +54,16 @@ def long_game(min_events: int = 300) -> Game:
 
 @pytest.fixture
 def folded(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many events each read of the log yields (a replay's cost)."""
+    """How many events each replay reads from the log (its cost)."""
     counts: list[int] = []
-    original = services.stored_events
+    original = services.events_between
 
-    def counting(*args: Any, **kwargs: Any) -> Iterator[Event]:
-        counts.append(0)
-        for event in original(*args, **kwargs):
-            counts[-1] += 1
-            yield event
+    def counting(*args: Any, **kwargs: Any) -> list[Event]:
+        events = original(*args, **kwargs)
+        counts.append(len(events))
+        return events
 
-    monkeypatch.setattr(services, "stored_events", counting)
+    monkeypatch.setattr(services, "events_between", counting)
     return counts
 
 
