@@ -116,6 +116,11 @@ def _event_time_sql(vendor: str) -> str:
 
 
 @functools.cache
+def _lock_sql(vendor: str) -> str:
+    return f"SELECT 1 FROM {_quoted(Game)} WHERE {_quoted(Game, 'id')} = %s FOR NO KEY UPDATE"
+
+
+@functools.cache
 def _move_sql(vendor: str, checks_token: bool) -> str:
     assignments = ", ".join(f"{_quoted(Game, name)} = %s" for name in _MOVED)
     game, seats = _quoted(Game), _quoted(Seat)
@@ -311,6 +316,19 @@ def save_checkpoints(game_id: uuid.UUID, checkpoints: Sequence[tuple[int, str]])
             batch = checkpoints[start : start + _CHECKPOINTS_PER_INSERT]
             params = [value for version, text in batch for value in (game, version, text)]
             cursor.execute(_checkpoint_sql(connection.vendor, len(batch)), params)
+
+
+def lock_game(game_id: uuid.UUID) -> None:
+    """Within a transaction, wait for and hold the right to write the game until it ends.
+
+    PostgreSQL: the row lock an UPDATE takes (FOR NO KEY UPDATE: rows that merely refer to
+    the game, a seat or an event, are not held up). SQLite: nothing to do, a transaction there
+    is IMMEDIATE and already holds the database's one write lock.
+    """
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_sql(connection.vendor), [_game_id(game_id)])
 
 
 def nearest_checkpoint(game_id: uuid.UUID, at: int) -> tuple[int, str] | None:
