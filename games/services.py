@@ -7,10 +7,10 @@ as the last guard). An action therefore appends all of its events or none, and a
 writer can never fork the log or leave a gap.
 
 No lock is held while the engine decides. A use case that finds the game moved on when it
-writes reads it again and decides again (`_optimistic`): so concurrent legal actions all land,
-one after the other, and an action made illegal by the one that landed first gets the rules'
-answer. On PostgreSQL a plain action costs two statements and no transaction round trips: the
-read, and one write (`store.append`).
+writes reads it again and decides again, then holding the game's row (`_optimistic`): so
+concurrent legal actions all land, one after the other, and an action made illegal by the one
+that landed first gets the rules' answer. On PostgreSQL a plain action costs two statements
+and no transaction round trips: the read, and one write (`store.append`).
 """
 
 from __future__ import annotations
