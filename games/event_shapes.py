@@ -31,9 +31,8 @@ from engine import EVENT_TYPES
 from engine.cards import CARD_COUNTS, CELLS, COLUMNS, DECK_SIZE, ROWS
 from engine.options import MAX_END_SCORE, MAX_SEATS, MIN_SEATS
 
-from .names import MAX_NAME_LENGTH
-
 from .closed import ClosedShape
+from .names import MAX_NAME_LENGTH
 
 LOWEST_CARD = min(CARD_COUNTS)
 HIGHEST_CARD = max(CARD_COUNTS)

@@ -167,3 +167,25 @@ class IdempotentResponse(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seat", "key"], name="unique_idempotency_key")
         ]
+
+
+class GameCheckpoint(models.Model):
+    """The replayed state of a game at one version (engine.snapshot as JSON text), kept every
+    `REPLAY_CHECKPOINT_EVERY` events so that a replay (`?at=`) folds a few events from the
+    nearest one instead of the whole log. A disposable cache, like `Game.snapshot`: one that is
+    missing or of another format is rebuilt from the log."""
+
+    # No index of its own: the unique (game, version) index serves lookups by game.
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="checkpoints", db_index=False
+    )
+    version = models.PositiveIntegerField()
+    state = models.TextField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="unique_game_checkpoint")
+        ]
+
+    def __str__(self) -> str:
+        return f"checkpoint v{self.version}"

@@ -7,10 +7,10 @@ as the last guard). An action therefore appends all of its events or none, and a
 writer can never fork the log or leave a gap.
 
 No lock is held while the engine decides. A use case that finds the game moved on when it
-writes reads it again and decides again (`_optimistic`): so concurrent legal actions all land,
-one after the other, and an action made illegal by the one that landed first gets the rules'
-answer. On PostgreSQL a plain action costs two statements and no transaction round trips: the
-read, and one write (`store.append`).
+writes reads it again and decides again, then holding the game's row (`_optimistic`): so
+concurrent legal actions all land, one after the other, and an action made illegal by the one
+that landed first gets the rules' answer. On PostgreSQL a plain action costs two statements
+and no transaction round trips: the read, and one write (`store.append`).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import orjson
+from django.conf import settings
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
@@ -148,21 +149,26 @@ def event_rows(game: Game, *, after: int, limit: int) -> list[tuple[int, str, in
     )
 
 
+def events_between(game: Game, after: int, upto: int) -> list[Event]:
+    """The game's events after version `after` up to version `upto` (upcast): a replay's fold."""
+    rows = store.events_between(game.id, after, upto)
+    return [event_from_data(kind, payload, version) for kind, version, payload in rows]
+
+
 def event_time(game: Game, sequence: int) -> Any:
     """When the game's event `sequence` was stored (None if there is no such event)."""
-    rows = GameEvent.objects.filter(game=game, sequence=sequence)
-    return rows.values_list("created_at", flat=True).first()
+    return store.event_time(game.id, sequence)
 
 
 def game_state(game: Game, at: int | None = None) -> GameState:
     """The game's state at its current version (or at version `at`).
 
     The current state comes from the game's snapshot when it was made at exactly the game's
-    version; otherwise, and for any earlier version, the log is replayed (and the snapshot
-    refreshed, so the next read is cheap again).
+    version; otherwise the log is replayed (and the snapshot refreshed, so the next read is
+    cheap again). An earlier version is folded from the nearest checkpoint (`state_at`).
     """
     if at is not None and at != game.version:
-        return replay(stored_events(game, at))
+        return state_at(game, at)
     if game.snapshot is not None and game.snapshot_version == game.version:
         try:
             return state_from_data(orjson.loads(game.snapshot))
@@ -197,6 +203,77 @@ def snapshot_text(state: GameState) -> str:
     return orjson.dumps(state_to_data(state)).decode()
 
 
+def checkpoint_every() -> int:
+    """Events between two checkpoints of a game's state (0: no checkpoints)."""
+    return max(0, int(settings.REPLAY_CHECKPOINT_EVERY))
+
+
+def state_at(game: Game, at: int) -> GameState:
+    """The game's state at version `at`: its nearest checkpoint at or before `at`, then a fold
+    of the (fewer than `checkpoint_every()`) events after it, so that a replay's cost does not
+    grow with the log. Without a usable checkpoint the fold starts from the log's start, and
+    saves the checkpoints it passes (games older than checkpoints, a lost or stale one)."""
+    every = checkpoint_every()
+    if not every:
+        return replay(events_between(game, 0, at))
+    start = _checkpoint_state(game, at)
+    state, passed = fold_with_checkpoints(start, events_between(game, start.version, at), every)
+    if passed:
+        _save_checkpoints_quietly(game, passed)
+    return state
+
+
+def _checkpoint_state(game: Game, at: int) -> GameState:
+    """The state of the game's nearest checkpoint at or before `at`; the empty state (the
+    log's start) when there is none or it cannot be read (another snapshot format)."""
+    found = store.nearest_checkpoint(game.id, at)
+    if found is None:
+        return EMPTY
+    version, text = found
+    try:
+        state = state_from_data(orjson.loads(text))
+    except (StaleSnapshot, KeyError, TypeError, ValueError):  # orjson's errors are too
+        return EMPTY
+    return state if state.version == version else EMPTY
+
+
+def fold_with_checkpoints(
+    start: GameState, events: list[Event], every: int
+) -> tuple[GameState, list[tuple[int, str]]]:
+    """`events` folded onto `start`, and the snapshot text of each state on the way at a
+    version that is a multiple of `every` (version, text)."""
+    state, done = start, 0
+    passed: list[tuple[int, str]] = []
+    while True:
+        step = every - state.version % every  # events to the next multiple
+        if done + step > len(events):
+            return replay(events[done:], state), passed
+        state = replay(events[done : done + step], state)
+        done += step
+        passed.append((state.version, snapshot_text(state)))
+
+
+def _save_checkpoints_quietly(game: Game, checkpoints: list[tuple[int, str]]) -> None:
+    """Save checkpoints a read passed; a cache, so a write that fails (the database busy with
+    another writer) is given up: a later read will save them."""
+    try:
+        with transaction.atomic():
+            store.save_checkpoints(game.id, checkpoints)
+    except (OperationalError, IntegrityError):
+        pass
+
+
+def _new_checkpoints(
+    before: GameState, events: list[Event], after: GameState
+) -> list[tuple[int, str]]:
+    """The checkpoints an append from `before` to `after` passes (most pass none: this costs
+    a comparison then)."""
+    every = checkpoint_every()
+    if not every or after.version // every == before.version // every:
+        return []
+    return fold_with_checkpoints(before, events, every)[1]
+
+
 def replayed_state(game: Game) -> GameState:
     """The state from the log alone, ignoring any snapshot (the cold path, and audits)."""
     return replay(stored_events(game))
@@ -223,8 +300,9 @@ def append_events(
     seat_token: tuple[int, str] | None = None,
 ) -> None:
     """Append `events` after version `before.version` and move the game's summary row and
-    snapshot on, all or nothing, if the game is still at that version and (with
-    `seat_token`) the acting seat's token still the one presented; else `VersionMoved`."""
+    snapshot on (with the checkpoints the events pass), all or nothing, if the game is still
+    at that version and (with `seat_token`) the acting seat's token still the one presented;
+    else `VersionMoved`."""
     now = timezone.now()
     status = STATUS_OF_PHASE[after.phase]
     summary = store.Summary(
@@ -240,7 +318,16 @@ def append_events(
     new_events = [
         store.NewEvent(event_type(e), schema_version(e), event_to_data(e)) for e in events
     ]
-    if not store.append(game.id, before.version, new_events, summary, now, seat_token=seat_token):
+    checkpoints = _new_checkpoints(before, events, after)
+    if not store.append(
+        game.id,
+        before.version,
+        new_events,
+        summary,
+        now,
+        seat_token=seat_token,
+        checkpoints=checkpoints,
+    ):
         raise VersionMoved()
     game.version, game.status, game.round = after.version, status, after.round
     game.current_seat, game.players_joined = summary.current_seat, summary.players_joined
@@ -266,17 +353,22 @@ def _is_unique_violation(error: IntegrityError) -> bool:
     return getattr(error.__cause__, "sqlstate", None) == "23505"
 
 
-def _optimistic(attempt: Callable[[], T]) -> T:
+def _optimistic(attempt: Callable[[], T], game_id: uuid.UUID | None = None) -> T:
     """Run `attempt` (read the game, decide, write) until its write lands on the version it
     read; after `WRITE_ATTEMPTS` lost races, 409 `concurrent_update`.
 
-    No lock is held while deciding: each write checks the version it read (and the unique
-    (game, sequence) constraint backs that check), so of concurrent writers one lands and the
-    others decide again on the new state, where their action may still be legal (two seats'
-    setup reveals) or not any more (the rules' 409, or 412 with If-Match).
+    The first attempt holds no lock while deciding: its write checks the version it read (and
+    the unique (game, sequence) constraint backs that check), so a lone writer costs a read
+    and one statement. One that lost a race to another writer of the same game (`game_id`)
+    then waits its turn instead (`_in_turn`): it reads, decides and writes holding the game's
+    row, so that however many seats act at once, each lands in turn, on the new state, where
+    its action may still be legal (two seats' setup reveals) or not any more (the rules' 409,
+    or 412 with If-Match). Retrying at once, as before, let a burst of 16 lose 5 races in a row.
     """
-    for _ in range(WRITE_ATTEMPTS):
+    for tries in range(WRITE_ATTEMPTS):
         try:
+            if tries and game_id is not None:
+                return _in_turn(game_id, attempt)
             # Within a caller's transaction (a test's, say) a failed attempt is rolled back to
             # a savepoint, so that the next one can run; otherwise none is needed.
             with transaction.atomic() if connection.in_atomic_block else nullcontext():
@@ -291,6 +383,15 @@ def _optimistic(attempt: Callable[[], T]) -> T:
                 raise ConcurrentUpdate() from None
             raise
     raise ConcurrentUpdate()
+
+
+def _in_turn(game_id: uuid.UUID, attempt: Callable[[], T]) -> T:
+    """`attempt` in a transaction that first waits for the game's write lock (`store.lock_game`)
+    and holds it to the end: no other write of the game can land between its read and its
+    write. Taken only after a lost race: the lock is held while the rules decide."""
+    with transaction.atomic():
+        store.lock_game(game_id)
+        return attempt()
 
 
 def _atomic(write: Callable[[], T]) -> T:
@@ -338,7 +439,7 @@ def join_game(game_id: object, name: str) -> Joined:
         _atomic(write)
         return Joined(game, seat, name, token, after)
 
-    return _optimistic(attempt)
+    return _optimistic(attempt, _game_uuid(game_id))
 
 
 @dataclass(frozen=True)
@@ -483,7 +584,7 @@ def perform_action(
         WARM.remember(game, after, credential.token_hash, seat)
         return ActionResult(game, seat, after.version, game_data(game, after, seat))
 
-    return _optimistic(attempt)
+    return _optimistic(attempt, game_uuid)
 
 
 @dataclass(frozen=True)

@@ -24,13 +24,15 @@ import orjson
 from django.db import connection, transaction
 from django.db.models import Field
 
-from .models import Game, GameEvent, Seat
+from .models import Game, GameCheckpoint, GameEvent, Seat
 
 _GAME_FIELDS: list[Field[Any, Any]] = list(Game._meta.concrete_fields)
 _GAME_ATTNAMES = [field.attname for field in _GAME_FIELDS]
 _EVENT_COLUMNS = ("game", "sequence", "type", "schema_version", "payload", "created_at")
 #: Rows per INSERT: SQLite accepts 999 parameters per statement, six per event.
 _EVENTS_PER_INSERT = 150
+#: Checkpoint rows per INSERT (three parameters each).
+_CHECKPOINTS_PER_INSERT = 300
 #: The game row's columns an append sets, in its statements' order.
 _MOVED = (
     "version",
@@ -71,6 +73,51 @@ def _insert_sql(vendor: str, rows: int) -> str:
     columns = ", ".join(_quoted(GameEvent, name) for name in _EVENT_COLUMNS)
     values = ", ".join(["(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"] * rows)
     return f"INSERT INTO {_quoted(GameEvent)} ({columns}) VALUES {values}"
+
+
+@functools.cache
+def _checkpoint_sql(vendor: str, rows: int) -> str:
+    """INSERT checkpoints, replacing any stored at the same version (one of an older format:
+    those of a version are otherwise identical, since the log before it never changes)."""
+    game, version, state = (_quoted(GameCheckpoint, name) for name in ("game", "version", "state"))
+    values = ", ".join(["(%s, %s, %s)"] * rows)
+    return (
+        f"INSERT INTO {_quoted(GameCheckpoint)} ({game}, {version}, {state}) VALUES {values} "
+        f"ON CONFLICT ({game}, {version}) DO UPDATE SET {state} = excluded.{state}"
+    )
+
+
+@functools.cache
+def _nearest_checkpoint_sql(vendor: str) -> str:
+    game, version, state = (_quoted(GameCheckpoint, name) for name in ("game", "version", "state"))
+    return (
+        f"SELECT {version}, {state} FROM {_quoted(GameCheckpoint)} "
+        f"WHERE {game} = %s AND {version} <= %s ORDER BY {version} DESC LIMIT 1"
+    )
+
+
+@functools.cache
+def _events_between_sql(vendor: str) -> str:
+    game, sequence = _quoted(GameEvent, "game"), _quoted(GameEvent, "sequence")
+    columns = ", ".join(_quoted(GameEvent, name) for name in ("type", "schema_version", "payload"))
+    return (
+        f"SELECT {columns} FROM {_quoted(GameEvent)} WHERE {game} = %s "
+        f"AND {sequence} > %s AND {sequence} <= %s ORDER BY {sequence}"
+    )
+
+
+@functools.cache
+def _event_time_sql(vendor: str) -> str:
+    game, sequence = _quoted(GameEvent, "game"), _quoted(GameEvent, "sequence")
+    return (
+        f"SELECT {_quoted(GameEvent, 'created_at')} FROM {_quoted(GameEvent)} "
+        f"WHERE {game} = %s AND {sequence} = %s"
+    )
+
+
+@functools.cache
+def _lock_sql(vendor: str) -> str:
+    return f"SELECT 1 FROM {_quoted(Game)} WHERE {_quoted(Game, 'id')} = %s FOR NO KEY UPDATE"
 
 
 @functools.cache
@@ -179,6 +226,7 @@ def append(
     at: datetime,
     *,
     seat_token: tuple[int, str] | None = None,
+    checkpoints: Sequence[tuple[int, str]] = (),
 ) -> bool:
     """Append `events` at `from_version + 1` onwards and move the game row to `summary`, all
     or nothing, if and only if the game is still at `from_version` (and, with `seat_token`,
@@ -188,7 +236,8 @@ def append(
     On PostgreSQL this is one statement, atomic on its own (an action needs no BEGIN and
     COMMIT round trips); on SQLite, two in a transaction (IMMEDIATE: it holds the write lock).
     The unique (game, sequence) constraint is the last guard: a sequence taken meanwhile fails
-    the whole write with an IntegrityError.
+    the whole write with an IntegrityError. `checkpoints` (version, snapshot text) are saved
+    with the events, in the same transaction (one append in `REPLAY_CHECKPOINT_EVERY` has any).
     """
     if not events:
         raise ValueError("an append holds at least one event")
@@ -211,7 +260,7 @@ def append(
     # With the UPDATE, PostgreSQL inserts the first events; any others follow in the same
     # transaction (a long history being imported).
     along = events[:_EVENTS_PER_INSERT] if _one_statement() else []
-    single = len(along) == len(events)
+    single = len(along) == len(events) and not checkpoints
     with nullcontext() if single else transaction.atomic(savepoint=False):
         with connection.cursor() as cursor:
             if along:
@@ -226,6 +275,7 @@ def append(
                 moved = cursor.rowcount == 1
         if moved and not single:
             _insert(game_id, from_version + 1 + len(along), events[len(along) :], at)
+            save_checkpoints(game_id, checkpoints)
     return moved
 
 
@@ -255,6 +305,68 @@ def _insert(
                     created_at,
                 ]
             cursor.execute(_insert_sql(connection.vendor, len(batch)), params)
+
+
+def save_checkpoints(game_id: uuid.UUID, checkpoints: Sequence[tuple[int, str]]) -> None:
+    """Store `checkpoints` (version, snapshot text) of the game, in statements of at most 999
+    parameters (a long history being imported has one every `REPLAY_CHECKPOINT_EVERY` events)."""
+    game = _game_id(game_id)
+    with connection.cursor() as cursor:
+        for start in range(0, len(checkpoints), _CHECKPOINTS_PER_INSERT):
+            batch = checkpoints[start : start + _CHECKPOINTS_PER_INSERT]
+            params = [value for version, text in batch for value in (game, version, text)]
+            cursor.execute(_checkpoint_sql(connection.vendor, len(batch)), params)
+
+
+def lock_game(game_id: uuid.UUID) -> None:
+    """Within a transaction, wait for and hold the right to write the game until it ends.
+
+    PostgreSQL: the row lock an UPDATE takes (FOR NO KEY UPDATE: rows that merely refer to
+    the game, a seat or an event, are not held up). SQLite: nothing to do, a transaction there
+    is IMMEDIATE and already holds the database's one write lock.
+    """
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_sql(connection.vendor), [_game_id(game_id)])
+
+
+def nearest_checkpoint(game_id: uuid.UUID, at: int) -> tuple[int, str] | None:
+    """The game's checkpoint (version, snapshot text) at version `at` or the closest before it."""
+    with connection.cursor() as cursor:
+        cursor.execute(_nearest_checkpoint_sql(connection.vendor), [_game_id(game_id), at])
+        row = cursor.fetchone()
+    return None if row is None else (row[0], row[1])
+
+
+def events_between(game_id: uuid.UUID, after: int, upto: int) -> list[tuple[str, int, Any]]:
+    """The game's stored events after sequence `after` up to `upto`, in order: (type, schema
+    version, payload) as stored (a replay's few events, read on every `?at=`)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_events_between_sql(connection.vendor), [_game_id(game_id), after, upto])
+        rows = cursor.fetchall()
+    return [(kind, version, _from_json(payload)) for kind, version, payload in rows]
+
+
+def event_time(game_id: uuid.UUID, sequence: int) -> datetime | None:
+    """When the game's event `sequence` was stored (None if there is no such event)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_event_time_sql(connection.vendor), [_game_id(game_id), sequence])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    field = GameEvent._meta.get_field("created_at")
+    column = field.get_col(GameEvent._meta.db_table)
+    value = row[0]
+    for convert in connection.ops.get_db_converters(column):
+        value = convert(value, column, connection)
+    return value
+
+
+def _from_json(value: Any) -> Any:
+    """A JSON column's value as read: text (SQLite, and PostgreSQL's jsonb as Django reads it)
+    parsed, anything else as the driver parsed it."""
+    return orjson.loads(value) if isinstance(value, (str, bytes)) else value
 
 
 def _json_column(name: str, value: Any) -> Any:

@@ -185,6 +185,11 @@ else:
         }
     }
 
+#: A replay (`?at=`) starts from the nearest checkpoint of the state, kept every this many
+#: events, so it folds fewer than that many events whatever the log's length; 0: none are
+#: written or read (every replay folds the log from its start).
+REPLAY_CHECKPOINT_EVERY = env_int("REPLAY_CHECKPOINT_EVERY", 100)
+
 THROTTLING = env_bool("THROTTLING", True)
 #: Default rates per scope: (production, development). In development (DEBUG, `make run`) a
 #: bot-vs-bot game of thousands of requests from one machine is never throttled; production

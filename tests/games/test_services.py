@@ -309,3 +309,36 @@ def test_a_write_that_lost_a_race_decides_again_on_the_new_state(
         ("CardRevealed", 1),
         ("CardRevealed", 0),
     ]
+
+
+@pytest.mark.django_db(transaction=True)  # the racing action commits on its own
+def test_only_a_write_that_lost_a_race_waits_for_the_games_lock(
+    api: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first attempt decides without a lock (a lone writer's fast path); once it has lost a
+    race, the action reads and decides again in a transaction holding the game's write lock,
+    so that no third writer can make it lose again (a burst of seats acting at once)."""
+    game_id, tokens = start_game(api, 2, seed=16)
+    original_read, original_lock = services.game_state, store.lock_game
+    reads: list[tuple[int, bool]] = []  # (version read, inside a transaction)
+    locked: list[Any] = []
+
+    def racing_read(game: Game, at: int | None = None) -> Any:
+        state = original_read(game, at)
+        reads.append((state.version, connection.in_atomic_block))
+        if len(reads) == 1:  # the other seat's reveal lands after this read
+            services.perform_action(game_id, SeatCredential(tokens[1]), Reveal(2, 2))
+        return state
+
+    def lock(game: Any) -> None:
+        locked.append(str(game))
+        original_lock(game)
+
+    monkeypatch.setattr(services, "game_state", racing_read)
+    monkeypatch.setattr(store, "lock_game", lock)
+    act(api, game_id, tokens[0], {"action": "reveal", "column": 0, "row": 0})
+    start = reads[0][0]
+    assert reads == [(start, False), (start, False), (start + 1, True)]
+    assert locked == [game_id]  # by the second attempt only
+    act(api, game_id, tokens[1], {"action": "reveal", "column": 1, "row": 1})
+    assert locked == [game_id]  # alone, no lock

@@ -15,10 +15,21 @@ token, throttling off), it times, alternating short and long:
 * `cold_view`: the same `GET` with the snapshot removed first, so the log is replayed (and the
   snapshot written again): the cost the snapshot saves, reported but not bounded.
 
-It prints medians (and means) in milliseconds and the long/short ratios of the medians. The
-command fails (exit status 1) when the view or act ratio exceeds `--max-ratio` (1.5).
-`--json` prints one JSON object instead: `view_ratio`, `act_ratio`, `cold_view_ratio` and
-the timings (`*_ms`: median, mean and every sample).
+Then, on a third, deep game (`--deep` events, 15,000 by default, appended in one write as an
+import is), alternating:
+
+* `deep_view`: its current view (`--reads` times);
+* `at_view`: `GET ...?at=N` at a random version N before the current one (`--reads` times),
+  served from the nearest checkpoint (`REPLAY_CHECKPOINT_EVERY`);
+* `replay_at_view`: the same with checkpoints off, so the log is folded from its start
+  (`--replay-reads` times): the cost the checkpoints save, reported but not bounded.
+
+It prints medians (and means) in milliseconds and the ratios of the medians: long/short for
+the first three, `at_view`/`deep_view` (`at_ratio`) and `replay_at_view`/`deep_view`. The
+command fails (exit status 1) when the view or act ratio exceeds `--max-ratio` (1.5), or the
+at ratio `--max-at-ratio` (2). `--json` prints one JSON object instead: `view_ratio`,
+`act_ratio`, `cold_view_ratio`, `at_ratio`, `replay_at_ratio` and the timings (`*_ms`: median,
+mean and every sample).
 """
 
 from __future__ import annotations
@@ -34,7 +45,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
-from django.test import Client
+from django.test import Client, override_settings
 from django.test.utils import setup_test_environment, teardown_test_environment
 from rest_framework.views import APIView
 
@@ -68,6 +79,8 @@ SEATS = 2
 #: High enough that greedy players do not finish a game within the benchmark.
 END_SCORE = 100_000
 MAX_RATIO = 1.5
+#: `?at=` anywhere in the deep game costs at most this many current views of it.
+MAX_AT_RATIO = 2.0
 
 
 @dataclass
@@ -158,6 +171,20 @@ class Bench:
             raise CommandError(f"GET {game.url} answered {response.status_code}")
         return elapsed
 
+    def read_at(self, game: BenchGame) -> float:
+        """A replay at a random version before the current one."""
+        at = self.rng.randrange(1, game.events)
+        url = f"{game.url}?at={at}"
+        elapsed, response = _ms(lambda: self.client.get(url, **self._auth(game.tokens[0])))
+        if response.status_code != 200 or response.json()["version"] != at:
+            raise CommandError(f"GET {url} answered {response.status_code}")
+        return elapsed
+
+    def replay_read_at(self, game: BenchGame) -> float:
+        """A replay at a random version, without checkpoints: the log folded from its start."""
+        with override_settings(REPLAY_CHECKPOINT_EVERY=0):
+            return self.read_at(game)
+
     def cold_read(self, game: BenchGame) -> float:
         Game.objects.filter(pk=game.game_id).update(snapshot=None, snapshot_version=None)
         return self.read(game)
@@ -185,6 +212,22 @@ class Bench:
             raise CommandError(f"POST {url} answered {response.status_code}: {response.content!r}")
         return elapsed
 
+    def measure_deep(
+        self, game: BenchGame, reads: int, replay_reads: int
+    ) -> dict[str, list[float]]:
+        """The deep game's current view and replays, with checkpoints and without, alternating
+        (after `reads` untimed ones: the first replays save the checkpoints an import has not)."""
+        for _ in range(reads):
+            self.read(game)
+            self.read_at(game)
+        samples: dict[str, list[float]] = {"deep_view": [], "at_view": [], "replay_at_view": []}
+        for turn in range(reads):
+            samples["deep_view"].append(self.read(game))
+            samples["at_view"].append(self.read_at(game))
+            if turn < replay_reads:
+                samples["replay_at_view"].append(self.replay_read_at(game))
+        return samples
+
     def measure(self, fn: Callable[[BenchGame], float], times: int) -> dict[str, list[float]]:
         """`fn` on each game in turn, `times` rounds (alternating, so drift hits both)."""
         samples: dict[str, list[float]] = {"short": [], "long": []}
@@ -197,7 +240,8 @@ class Bench:
 class Command(BaseCommand):
     help = (
         "Time GET and an action on a game after 20 and after 2,000 events (and the read "
-        "without a snapshot), in a throwaway test database; fail if long/short exceeds 1.5."
+        "without a snapshot), and GET ?at= in a 15,000-event game against its current view, in "
+        "a throwaway test database; fail if long/short exceeds 1.5 or at/current 2."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -207,6 +251,12 @@ class Command(BaseCommand):
         parser.add_argument("--acts", type=int, default=100, help="Timed actions per game.")
         parser.add_argument(
             "--cold-reads", type=int, default=None, help="Timed cold reads (default --reads)."
+        )
+        parser.add_argument(
+            "--deep", type=int, default=15000, help="Events of the game replayed with ?at=."
+        )
+        parser.add_argument(
+            "--replay-reads", type=int, default=20, help="Timed ?at= reads without checkpoints."
         )
         parser.add_argument("--warmup", type=int, default=5, help="Untimed reads first.")
         parser.add_argument("--seed", type=int, default=7, help="Seed of games and players.")
@@ -219,13 +269,21 @@ class Command(BaseCommand):
             "so only the log's length differs between the games.",
         )
         parser.add_argument("--max-ratio", type=float, default=MAX_RATIO)
+        parser.add_argument(
+            "--max-at-ratio",
+            type=float,
+            default=MAX_AT_RATIO,
+            help="Most a ?at= read of the deep game may cost, in current views of it.",
+        )
         parser.add_argument("--json", action="store_true", help="Print one JSON object.")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not 0 < options["short"] < options["long"]:
             raise CommandError("need 0 < --short < --long")
-        if min(options["reads"], options["acts"]) < 1:
-            raise CommandError("--reads and --acts must be at least 1")
+        if min(options["reads"], options["acts"], options["replay_reads"]) < 1:
+            raise CommandError("--reads, --acts and --replay-reads must be at least 1")
+        if options["deep"] < 2:
+            raise CommandError("need --deep of at least 2")
         result = self.in_throwaway_database(options)
         if options["json"]:
             self.stdout.write(json.dumps(result))
@@ -235,6 +293,12 @@ class Command(BaseCommand):
         if over:
             raise CommandError(
                 f"{' and '.join(over)} above {options['max_ratio']}: the cost grows with the log",
+                returncode=1,
+            )
+        if result["at_ratio"] > options["max_at_ratio"]:
+            raise CommandError(
+                f"at_ratio above {options['max_at_ratio']}: a replay costs more than "
+                f"{options['max_at_ratio']} current views",
                 returncode=1,
             )
 
@@ -270,6 +334,8 @@ class Command(BaseCommand):
         reads = bench.measure(bench.read, options["reads"])
         cold = bench.measure(bench.cold_read, options["cold_reads"] or options["reads"])
         acts = bench.measure(bench.act, options["acts"])
+        deep = build_game(options["deep"], seed=seed, players=options["players"])
+        replays = bench.measure_deep(deep, options["reads"], options["replay_reads"])
         result: dict[str, Any] = {
             "database": connection.vendor,
             "seats": SEATS,
@@ -281,11 +347,21 @@ class Command(BaseCommand):
             "reads": options["reads"],
             "acts": options["acts"],
             "max_ratio": options["max_ratio"],
+            "deep_events": deep.events,
+            "deep_rounds": deep.rounds,
+            "replay_reads": options["replay_reads"],
+            "checkpoint_every": services.checkpoint_every(),
+            "max_at_ratio": options["max_at_ratio"],
         }
         for name, samples in (("view", reads), ("act", acts), ("cold_view", cold)):
             result[f"{name}_ms"] = {size: _summary(samples[size]) for size in ("short", "long")}
             medians = [statistics.median(samples[size]) for size in ("short", "long")]
             result[f"{name}_ratio"] = round(medians[1] / medians[0], 4)
+        for name, deep_samples in replays.items():
+            result[f"{name}_ms"] = _summary(deep_samples)
+        current = statistics.median(replays["deep_view"])
+        for name in ("at", "replay_at"):
+            result[f"{name}_ratio"] = round(statistics.median(replays[f"{name}_view"]) / current, 4)
         return result
 
     def report(self, result: dict[str, Any]) -> None:
@@ -312,3 +388,17 @@ class Command(BaseCommand):
             ratio = result[f"{name}_ratio"]
             verdict = "ok" if ratio <= result["max_ratio"] else "TOO HIGH"
             write(f"{name}_ratio {ratio:.2f} (at most {result['max_ratio']}): {verdict}")
+        write(
+            f"deep game {result['deep_events']} events ({result['deep_rounds']} rounds scored), "
+            f"checkpoints every {result['checkpoint_every']} events:"
+        )
+        deep_rows = (
+            ("deep_view", "GET current view", None),
+            ("at_view", "GET ?at=random", "at_ratio"),
+            ("replay_at_view", "GET ?at=random, no checkpoints", "replay_at_ratio"),
+        )
+        for name, label, ratio_key in deep_rows:
+            ratio = f"{result[ratio_key]:11.2f}" if ratio_key else f"{'1.00':>11}"
+            write(f"{label:34} {result[f'{name}_ms']['median']:9.3f} {'':9} {ratio}")
+        verdict = "ok" if result["at_ratio"] <= result["max_at_ratio"] else "TOO HIGH"
+        write(f"at_ratio {result['at_ratio']:.2f} (at most {result['max_at_ratio']}): {verdict}")
