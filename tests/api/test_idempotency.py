@@ -124,9 +124,11 @@ def test_a_join_key_reused_for_another_name_or_game_is_refused(api: APIClient) -
     post(api, players_url(game_id), {"name": "Ada"}, **key("j"))
     other_name = post(api, players_url(game_id), {"name": "Eve"}, **key("j"))
     assert_problem(other_name, 422, "idempotency_key_reused")
-    assert_problem(post(api, players_url(other_game), {"name": "Ada"}, **key("j")), 422, (
-        "idempotency_key_reused"
-    ))
+    assert_problem(
+        post(api, players_url(other_game), {"name": "Ada"}, **key("j")),
+        422,
+        ("idempotency_key_reused"),
+    )
     assert Seat.objects.count() == 1
 
 
@@ -209,9 +211,9 @@ def test_a_retried_import_answers_the_same_game_with_new_tokens(api: APIClient) 
     for token in new:
         assert get_view(api, first.json()["id"], token)["status"] == "setup"
     document["game"] = {"id": "another"}
-    assert_problem(post(api, f"{GAMES}/import", document, **key("imp")), 422, (
-        "idempotency_key_reused"
-    ))
+    assert_problem(
+        post(api, f"{GAMES}/import", document, **key("imp")), 422, ("idempotency_key_reused")
+    )
 
 
 # Actions: byte for byte (jsonb reordered the keys of a stored answer on PostgreSQL)
