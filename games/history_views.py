@@ -109,15 +109,19 @@ class ImportView(PerViewerView):
     def post(self, request: Request) -> Response:
         document = request.data
         keyed = keyed_by_address(request, "import_history", document)
-        answer = idempotency.run(keyed, lambda: _imported(document))
+        answer = idempotency.run(
+            keyed,
+            lambda audited: _imported(document, audited),
+            prepare=lambda: services.audit_history(document),
+        )
         response = answer_response(answer)
         response["Location"] = f"/api/v1/games/{answer.game_id}"
         response["Cache-Control"] = "no-store"
         return response
 
 
-def _imported(document: Any) -> idempotency.Answer:
-    imported = services.import_history(document)
+def _imported(document: Any, audited: Any) -> idempotency.Answer:
+    imported = services.import_history(document, audited)
     body = {
         **game_data(imported.game, imported.state, None),
         "seat_tokens": imported.seat_tokens,

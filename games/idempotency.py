@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -34,6 +34,8 @@ from .auth import hash_token, new_token
 from .models import IdempotentResponse, Seat
 from .problems import Problem
 from .renderers import render_json
+
+T = TypeVar("T")
 
 #: Tries of a keyed request: a second one finds the answer of the concurrent request that won.
 ATTEMPTS = 3
@@ -83,20 +85,28 @@ def fingerprint(*request: Any) -> str:
 
 def run(
     idempotency: Idempotency | None,
-    perform: Callable[[], Answer],
+    perform: Callable[[T], Answer],
     *,
+    prepare: Callable[[], T] = lambda: None,  # type: ignore[assignment,return-value]
     authorize: Callable[[], object] | None = None,
 ) -> Answer:
     """`perform` once per key: its answer stored with its writes in one transaction, or the
-    stored answer replayed. `authorize` (a seat's requests) runs before a mismatch is told, so
-    that only the key's owner learns it was used."""
+    stored answer replayed. `prepare` is the work before any write (an import's audit), done
+    outside the transaction (on SQLite a transaction holds the write lock of every game) and
+    only for a new key. `authorize` (a seat's requests) runs before a mismatch is told, so that
+    only the key's owner learns it was used."""
     if idempotency is None:
-        return perform()
+        return perform(prepare())
+    with transaction.atomic():
+        earlier = earlier_answer(idempotency, authorize=authorize)
+    if earlier is not None:
+        return earlier
+    prepared = prepare()
     for _ in range(ATTEMPTS):
         try:
             with transaction.atomic():
                 earlier = earlier_answer(idempotency, authorize=authorize)
-                return earlier if earlier is not None else store(idempotency, perform())
+                return earlier if earlier is not None else store(idempotency, perform(prepared))
         except IntegrityError as error:
             if not _is_key_collision(error):
                 raise

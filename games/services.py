@@ -489,14 +489,19 @@ class Imported:
     seat_tokens: list[dict[str, Any]]
 
 
-def import_history(document: Any) -> Imported:
+def audit_history(document: Any) -> tuple[list[Event], GameState]:
+    """A history document's events and final state, every event audited by the rules."""
+    return audit_events(history_events(document))
+
+
+def import_history(document: Any, audited: tuple[list[Event], GameState] | None = None) -> Imported:
     """A new game from a history document, every event audited by the rules first.
 
     A finished history becomes a finished game; an unfinished one becomes playable, with a new
     token for each joined seat and a new secret seed for the shuffles still to come. The game
     keeps the original's `created_at`; its events are stored now (their `at` is the import's).
     """
-    events, state = audit_events(history_events(document))
+    events, state = audited or audit_history(document)
     created_at = original_created_at(document)
     first = events[0]
     assert isinstance(first, GameCreated)

@@ -227,7 +227,7 @@ class GameListView(APIView):
         form.is_valid(raise_exception=True)
         chosen = form.validated_data
         keyed = keyed_by_address(request, "create_game", chosen)
-        answer = idempotency.run(keyed, lambda: _created(chosen))
+        answer = idempotency.run(keyed, lambda _: _created(chosen))
         response = answer_response(answer)
         response["Location"] = f"/api/v1/games/{answer.game_id}"
         return _with_etag(response, answer.version or 0)
@@ -318,7 +318,7 @@ class JoinView(PerViewerView):
         form.is_valid(raise_exception=True)
         name = form.validated_data["name"]
         keyed = keyed_by_address(request, "join_game", game_id, name)
-        answer = idempotency.run(keyed, lambda: _joined(game_id, name))
+        answer = idempotency.run(keyed, lambda _: _joined(game_id, name))
         response = answer_response(answer)
         response["Cache-Control"] = "no-store"
         return _with_etag(response, answer.version or 0)
@@ -372,8 +372,8 @@ class RotateTokenView(PerViewerView):
             EmptySerializer(data=raw).is_valid(raise_exception=True)
             key = idempotency_key(request)
         answer = idempotency.run(
-            _rotation_key(key, game_id, seat, credential),
-            lambda: _rotated(game_id, seat, credential),
+            _rotation_key(request, key, game_id, seat, credential),
+            lambda _: _rotated(game_id, seat, credential),
             authorize=lambda: services.own_seat(game_id, seat, credential),
         )
         response = answer_response(answer)
@@ -382,14 +382,15 @@ class RotateTokenView(PerViewerView):
 
 
 def _rotation_key(
-    key: str | None, game_id: str, seat: int, credential: SeatCredential | None
+    request: Request, key: str | None, game_id: str, seat: int, credential: SeatCredential | None
 ) -> idempotency.Idempotency | None:
-    """A rotation's key belongs to the seat, like its actions'; the request includes the token
-    presented, the one a replay (which a retiring token may still ask for) must present."""
+    """A rotation's key belongs to the seat, like its actions'. The request includes the token
+    presented and the client's address: a replay (a lost answer's retry) presents the token
+    it retired, so it must come from the same address too."""
     if key is None:
         return None
     presented = None if credential is None else credential.token_hash
-    what = idempotency.fingerprint("rotate_token", seat, presented)
+    what = idempotency.fingerprint("rotate_token", seat, presented, client_address(request))
     return idempotency.Idempotency(idempotency.seat_scope(game_id, seat), key, what)
 
 

@@ -179,6 +179,10 @@ def test_a_rotation_key_answers_no_one_but_the_seat(api: APIClient) -> None:
     assert_problem(anonymous, 401, "invalid_token")
     other_seat = post(api, rotate_url(game_id, 0), **bearer(tokens[1]), **key("rot"))
     assert_problem(other_seat, 403, "forbidden")
+    elsewhere = post(
+        api, rotate_url(game_id, 0), REMOTE_ADDR="192.0.2.9", **bearer(tokens[0]), **key("rot")
+    )
+    assert_problem(elsewhere, 401, "invalid_token")  # the retired token, from another address
 
 
 def test_a_seat_key_used_by_an_action_cannot_rotate(api: APIClient) -> None:
