@@ -10,11 +10,20 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import services
+from . import idempotency, services
 from .history import export_history
 from .http import seat_credential
 from .presenters import event_feed, game_data
-from .schema import GAME_ID, RETRY_AFTER, SEAT_OR_SPECTATOR, problems, whole_number
+from .schema import (
+    GAME_ID,
+    IDEMPOTENCY_KEY,
+    IDEMPOTENT_REPLAYED,
+    LOCATION,
+    RETRY_AFTER,
+    SEAT_OR_SPECTATOR,
+    problems,
+    whole_number,
+)
 from .serializers import (
     EventFeedSerializer,
     EventsQuerySerializer,
@@ -22,9 +31,10 @@ from .serializers import (
     ImportedGameSerializer,
 )
 from .throttling import GameCreationThrottle
+from .views import PerViewerView, answer_response, keyed_by_address
 
 
-class EventFeedView(APIView):
+class EventFeedView(PerViewerView):
     """The log, event by event, as the caller may see it: poll it to follow a game."""
 
     @extend_schema(
@@ -76,7 +86,7 @@ class HistoryView(APIView):
         return Response(export_history(services.get_game(game_id)))
 
 
-class ImportView(APIView):
+class ImportView(PerViewerView):
     """A new game from a history document, replayed and checked by the rules."""
 
     def get_throttles(self) -> list[Any]:
@@ -93,16 +103,29 @@ class ImportView(APIView):
         tags=["history"],
         auth=[],
         request=HistorySerializer,
-        parameters=[RETRY_AFTER],
-        responses={201: ImportedGameSerializer, **problems(400, 413, 415)},
+        parameters=[IDEMPOTENCY_KEY, LOCATION, IDEMPOTENT_REPLAYED, RETRY_AFTER],
+        responses={201: ImportedGameSerializer, **problems(400, 409, 413, 415, 422)},
     )
     def post(self, request: Request) -> Response:
-        imported = services.import_history(request.data)
-        body = {
-            **game_data(imported.game, imported.state, None),
-            "seat_tokens": imported.seat_tokens,
-        }
-        response = Response(body, status=http.HTTP_201_CREATED)
-        response["Location"] = f"/api/v1/games/{imported.game.id}"
+        document = request.data
+        keyed = keyed_by_address(request, "import_history", document)
+        answer = idempotency.run(
+            keyed,
+            lambda audited: _imported(document, audited),
+            prepare=lambda: services.audit_history(document),
+        )
+        response = answer_response(answer)
+        response["Location"] = f"/api/v1/games/{answer.game_id}"
         response["Cache-Control"] = "no-store"
         return response
+
+
+def _imported(document: Any, audited: Any) -> idempotency.Answer:
+    imported = services.import_history(document, audited)
+    body = {
+        **game_data(imported.game, imported.state, None),
+        "seat_tokens": imported.seat_tokens,
+    }
+    tokens = [(seat["seat"], seat["token"]) for seat in imported.seat_tokens]
+    version = imported.state.version
+    return idempotency.Answer(http.HTTP_201_CREATED, body, version, imported.game.id, tokens)

@@ -149,23 +149,32 @@ class GameEvent(models.Model):
 
 
 class IdempotentResponse(models.Model):
-    """The first answer to an action sent with an `Idempotency-Key`, replayed on retries."""
+    """The first answer to a POST sent with an `Idempotency-Key`, replayed on retries.
 
-    # No index of its own: the unique (game, seat, key) index serves lookups by game.
+    A key belongs to a `scope`: a seat of a game for that seat's requests (its actions, its
+    token rotation), a client address for the requests without a token (create, import, join).
+    `body` is the answer as it was rendered, byte for byte, except for seat tokens, which are
+    never stored: they are cut out of it, and `token_slots` says where they were (`[offset,
+    seat, hash of the token the last answer gave]`), so that a replay can put a new one there.
+    """
+
+    # No index of its own: the unique (scope, key) index serves the lookups.
     game = models.ForeignKey(
         Game, on_delete=models.CASCADE, related_name="idempotent_responses", db_index=False
     )
-    seat = models.PositiveSmallIntegerField()
+    scope = models.CharField(max_length=120)
     key = models.CharField(max_length=255)
     request_hash = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField()
-    body = models.JSONField()
+    body = models.TextField()
     version = models.PositiveIntegerField()
+    token_slots = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)  # the last answer's (a replay's new tokens)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["game", "seat", "key"], name="unique_idempotency_key")
+            models.UniqueConstraint(fields=["scope", "key"], name="unique_idempotency_scope_key")
         ]
 
 

@@ -172,9 +172,26 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
     "idempotency_key_reused": ProblemType(
         422,
         "Idempotency key reused with another request",
-        "This seat already used this `Idempotency-Key` in this game for a different request "
-        "(another action or another position); keys are kept for the life of the game.",
-        "Use a new key for every new action; reuse a key only to retry the very same request.",
+        "This `Idempotency-Key` was already used for a different request (another action or "
+        "position, another body, path or seat token) by the same seat, or for a request without "
+        "a token by the same client address; keys are kept for the life of their game.",
+        "Use a new key for every new request; reuse a key only to retry the very same request.",
+    ),
+    "idempotency_key_in_use": ProblemType(
+        409,
+        "Idempotency key in use",
+        "Another request with this `Idempotency-Key` acted while this one was being processed, "
+        "and its answer holds a seat token: replaying it here would replace the token that "
+        "answer is delivering. Nothing was done by this request.",
+        "Retry the same request with the same key: the retry answers the same seat with a "
+        "new token (the one of the concurrent answer stops working).",
+    ),
+    "idempotency_key_spent": ProblemType(
+        409,
+        "Idempotency key spent",
+        "This `Idempotency-Key` answered a seat token, and that seat's token has been replaced "
+        "since (rotated): the answer was received, so it is not given again.",
+        "Use the token you hold now; to replace it, rotate it with a new key.",
     ),
     "throttled": ProblemType(
         429,

@@ -17,6 +17,12 @@ def _default(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
+def render_json(data: Any) -> bytes:
+    """`data` as the bytes of a JSON answer: the renderer's, and the stored idempotent answers'
+    (so that a replay is the first answer byte for byte)."""
+    return orjson.dumps(data, default=_default)
+
+
 class JSONRenderer(BaseRenderer):
     media_type = "application/json"
     format = "json"
@@ -30,4 +36,4 @@ class JSONRenderer(BaseRenderer):
     ) -> bytes:
         if data is None:
             return b""
-        return orjson.dumps(data, default=_default)
+        return render_json(data)

@@ -183,20 +183,28 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     {"type": "string", "pattern": r"^[ \t]*[!-~]([ -~]{0,253}[!-~])?[ \t]*$"},
     OpenApiParameter.HEADER,
     description="A unique key (1 to 255 visible ASCII characters, spaces inside allowed; "
-    "spaces or tabs around are ignored) making a retry safe: a retried request with the same "
-    "key and the same action gets the first answer (with `Idempotent-Replayed: true`) and acts "
-    "once; the same key with another action is refused (422 `idempotency_key_reused`). A key "
-    "belongs to one seat of one game: another seat, or another game, may use the same key for "
-    "its own request. The first answer is kept as long as the game exists (it never expires), "
-    "so a key can be retried at any time but never reused for a new action.",
+    "spaces or tabs around are ignored; best a random UUID) making a retry safe: a retried "
+    "request with the same key and the same request gets the first answer, byte for byte (with "
+    "`Idempotent-Replayed: true`), and acts once, even when the retries overlap; the same key "
+    "with another request (another body, path, action or token) is refused (422 "
+    "`idempotency_key_reused`). A key belongs to one seat of one game for the requests made "
+    "with its token (actions, token rotation), to the client's address for the others "
+    "(create, import, join); the first answer is kept as long as its game exists (it never "
+    "expires), so a key can be retried at any time but never reused for a new request. An "
+    "answer holding a seat token (join, rotate, import) is replayed with a new token in its "
+    "place (tokens are never stored): the seat is the same, the token that answer gave stops "
+    "working. A retry that overlaps the request that acted is then refused (409 "
+    "`idempotency_key_in_use`; retry it), and a key whose seat's token was rotated since is "
+    "spent (409 `idempotency_key_spent`).",
 )
 IDEMPOTENT_REPLAYED = OpenApiParameter(
     "Idempotent-Replayed",
     {"type": "string", "enum": ["true"]},
     OpenApiParameter.HEADER,
     description="`true` when this answer is the stored first answer to an earlier request "
-    "with the same `Idempotency-Key` (nothing was done this time); absent otherwise.",
-    response=[200],
+    "with the same `Idempotency-Key` (nothing was done this time, except a new seat token in "
+    "place of one the first answer held); absent otherwise.",
+    response=[200, 201],
 )
 GAME_ID = OpenApiParameter(
     "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The game's id."

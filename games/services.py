@@ -52,7 +52,7 @@ from engine.errors import RuleError
 from engine.events import GameCreated, PlayerJoined
 from engine.snapshot import StaleSnapshot, state_from_data, state_to_data
 
-from . import store
+from . import idempotency, store
 from .auth import SeatCredential, hash_token, new_token
 from .history import (
     audit_events,
@@ -61,7 +61,7 @@ from .history import (
     history_events,
     original_created_at,
 )
-from .models import Game, GameEvent, IdempotentResponse, Seat, Status
+from .models import Game, GameEvent, Seat, Status
 from .presenters import game_data
 from .problems import CHALLENGE, Problem
 from .warm import WARM
@@ -99,6 +99,11 @@ def _game_uuid(game_id: object) -> uuid.UUID:
         return game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
     except ValueError:
         raise game_not_found(game_id) from None
+
+
+def game_uuid(game_id: object) -> uuid.UUID:
+    """A game id from a path as a UUID (404 if it is none)."""
+    return _game_uuid(game_id)
 
 
 def get_game(game_id: object) -> Game:
@@ -442,6 +447,15 @@ def join_game(game_id: object, name: str) -> Joined:
     return _optimistic(attempt, _game_uuid(game_id))
 
 
+def own_seat(game_id: object, seat: int, credential: SeatCredential | None) -> Game:
+    """The game, if `credential` is `seat`'s token in it: 401 for a token of no seat of it,
+    403 for another seat's."""
+    game, own = game_and_seat(game_id, credential, required=True)
+    if own != seat:
+        raise Problem(403, "forbidden", "A seat token may only rotate its own seat's token.")
+    return game
+
+
 @dataclass(frozen=True)
 class RotatedToken:
     seat: int
@@ -457,10 +471,8 @@ def rotate_token(game_id: object, seat: int, credential: SeatCredential | None) 
     token is swapped only if it is still the one presented, so of two concurrent rotations
     with the same token one wins and the other is refused (401).
     """
-    game, own = game_and_seat(game_id, credential, required=True)
+    game = own_seat(game_id, seat, credential)
     assert credential is not None
-    if own != seat:
-        raise Problem(403, "forbidden", "A seat token may only rotate its own seat's token.")
     token = new_token()
     rows = Seat.objects.filter(game=game, seat=seat, token_hash=credential.token_hash)
     name = rows.values_list("name", flat=True).first()
@@ -473,10 +485,13 @@ def rotate_token(game_id: object, seat: int, credential: SeatCredential | None) 
 
 @dataclass(frozen=True)
 class ActionResult:
+    """A seat's new view: as data, or rendered (an answer stored for an Idempotency-Key,
+    served byte for byte)."""
+
     game: Game
     seat: int
     version: int
-    body: dict[str, Any]
+    body: dict[str, Any] | bytes
     replayed: bool = False
 
 
@@ -521,18 +536,14 @@ def perform_action(
     def fresh_attempt() -> ActionResult:
         game, seat = game_and_seat(game_uuid, credential, required=True)
         assert seat is not None and credential is not None
+        keyed = None
         if idempotency_key is not None:
-            earlier = IdempotentResponse.objects.filter(
-                game=game, seat=seat, key=idempotency_key
-            ).first()
+            scope = idempotency.seat_scope(game.id, seat)
+            keyed = idempotency.Idempotency(scope, idempotency_key, fingerprint)
+            earlier = idempotency.earlier_answer(keyed)
             if earlier is not None:
-                if earlier.request_hash != fingerprint:
-                    raise Problem(
-                        422,
-                        "idempotency_key_reused",
-                        "This Idempotency-Key was used for another request.",
-                    )
-                return ActionResult(game, seat, earlier.version, earlier.body, replayed=True)
+                version = earlier.version or 0
+                return ActionResult(game, seat, version, earlier.body, replayed=True)
         if expected_version is not None and expected_version != game.version:
             raise Problem(
                 412,
@@ -541,24 +552,16 @@ def perform_action(
                 current_version=game.version,
             )
         before = game_state(game)
-        if idempotency_key is None:
+        if keyed is None:
             return decide_and_append(game, seat, before)
         events, after = act(before, seat, action, SeededShuffler(game.seed))
         seat_token = (seat, credential.token_hash)
 
         def write() -> ActionResult:  # the events with the stored answer: both or neither
             append_events(game, before, events, after, seat_token=seat_token)
-            body = game_data(game, after, seat)
-            IdempotentResponse.objects.create(
-                game=game,
-                seat=seat,
-                key=idempotency_key,
-                request_hash=fingerprint,
-                status_code=200,
-                body=body,
-                version=after.version,
-            )
-            return ActionResult(game, seat, after.version, body)
+            answer = idempotency.Answer(200, game_data(game, after, seat), after.version, game.id)
+            stored = idempotency.store(keyed, answer)
+            return ActionResult(game, seat, after.version, stored.body)
 
         result = _atomic(write)
         WARM.remember(game, after, credential.token_hash, seat)
@@ -594,7 +597,15 @@ class Imported:
     seat_tokens: list[dict[str, Any]]
 
 
-def import_history(document: Any) -> Imported:
+def audit_history(document: Any) -> tuple[list[Event], GameState]:
+    """A history document's events and final state, every event audited by the rules, and
+    its `game` object checked against them."""
+    events, state = audit_events(history_events(document))
+    check_envelope(document, expected_envelope(events, state, STATUS_OF_PHASE[state.phase]))
+    return events, state
+
+
+def import_history(document: Any, audited: tuple[list[Event], GameState] | None = None) -> Imported:
     """A new game from a history document, every event audited by the rules first.
 
     A finished history becomes a finished game; an unfinished one becomes playable, with a new
@@ -603,8 +614,7 @@ def import_history(document: Any) -> Imported:
     the original's `created_at`; its events are stored now (their `at` is the import's). The
     document's `game` object must agree with its events.
     """
-    events, state = audit_events(history_events(document))
-    check_envelope(document, expected_envelope(events, state, STATUS_OF_PHASE[state.phase]))
+    events, state = audited or audit_history(document)
     created_at = original_created_at(document)
     first = events[0]
     assert isinstance(first, GameCreated)

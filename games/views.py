@@ -7,6 +7,8 @@ from contextlib import contextmanager
 from typing import Any, ClassVar
 
 from django.db.models import F
+from django.http import HttpResponse, HttpResponseBase
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -18,12 +20,14 @@ from rest_framework.exceptions import APIException
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from engine import POSITION_KINDS, TURN_ACTION_KINDS, action_from_data
 from engine.options import MAX_SEATS, MIN_SEATS
 
-from . import services
+from . import idempotency, services
+from .auth import SeatCredential
 from .http import (
     WeakTag,
     etag,
@@ -77,9 +81,52 @@ from .serializers import (
 from .throttling import GameCreationThrottle
 
 
-def _with_etag(response: Response, version: int) -> Response:
+def _with_etag(response: HttpResponseBase, version: int) -> HttpResponseBase:
     response["ETag"] = etag(version)
     response["Vary"] = "Authorization"
+    return response
+
+
+class PerViewerView(APIView):
+    """An operation whose answers depend on the `Authorization` header (a seat's view, a
+    token): every answer, errors and 304s included, says so to caches (`Vary: Authorization`)
+    and keeps out of shared ones (`Cache-Control: private`; `no-store` as well where a token
+    is shown)."""
+
+    def finalize_response(
+        self, request: Request, response: HttpResponseBase, *args: Any, **kwargs: Any
+    ) -> HttpResponseBase:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        patch_vary_headers(response, ("Authorization",))
+        patch_cache_control(response, private=True)
+        return response
+
+
+def client_address(request: Request) -> str:
+    """The client's address as the throttles see it (`NUM_PROXIES` honoured)."""
+    return str(BaseThrottle().get_ident(request))
+
+
+def keyed_by_address(request: Request, *what: Any) -> idempotency.Idempotency | None:
+    """The `Idempotency-Key` of a request made without a seat token (scope: the client's
+    address), `what` telling the request; None without a key."""
+    key = idempotency_key(request)
+    if key is None:
+        return None
+    scope = idempotency.address_scope(client_address(request))
+    return idempotency.Idempotency(scope, key, idempotency.fingerprint(*what))
+
+
+def answer_response(answer: idempotency.Answer) -> HttpResponseBase:
+    """The answer as it was rendered (a keyed request's, stored and replayed byte for byte),
+    or as data for the renderer; `Idempotent-Replayed: true` on a replay."""
+    response: HttpResponseBase
+    if isinstance(answer.body, bytes):
+        response = HttpResponse(answer.body, status=answer.status, content_type="application/json")
+    else:
+        response = Response(answer.body, status=answer.status)
+    if answer.replayed:
+        response["Idempotent-Replayed"] = "true"
     return response
 
 
@@ -188,24 +235,29 @@ class GameListView(APIView):
         auth=[],
         request=CreateGameSerializer,
         examples=[CREATE_EXAMPLE],
-        parameters=[ETAG, LOCATION, RETRY_AFTER],
-        responses={201: GameSerializer, **problems(400, 413, 415)},
+        parameters=[IDEMPOTENCY_KEY, ETAG, LOCATION, IDEMPOTENT_REPLAYED, RETRY_AFTER],
+        responses={201: GameSerializer, **problems(400, 409, 413, 415, 422)},
     )
     def post(self, request: Request) -> Response:
         form = CreateGameSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        game = services.create_game(
-            seats=form.validated_data["seats"],
-            options=form.validated_data.get("options"),
-            seed=form.validated_data.get("seed"),
-        )
-        state = services.game_state(game)
-        response = Response(game_data(game, state, None), status=http.HTTP_201_CREATED)
-        response["Location"] = f"/api/v1/games/{game.id}"
-        return _with_etag(response, state.version)
+        chosen = form.validated_data
+        keyed = keyed_by_address(request, "create_game", chosen)
+        answer = idempotency.run(keyed, lambda _: _created(chosen))
+        response = answer_response(answer)
+        response["Location"] = f"/api/v1/games/{answer.game_id}"
+        return _with_etag(response, answer.version or 0)
 
 
-class GameDetailView(APIView):
+def _created(chosen: dict[str, Any]) -> idempotency.Answer:
+    game = services.create_game(
+        seats=chosen["seats"], options=chosen.get("options"), seed=chosen.get("seed")
+    )
+    state = services.game_state(game)
+    return idempotency.Answer(201, game_data(game, state, None), state.version, game.id)
+
+
+class GameDetailView(PerViewerView):
     """One game as the caller may see it: a seat's view with its token, else a spectator's."""
 
     @extend_schema(
@@ -262,7 +314,7 @@ class GameDetailView(APIView):
         return _with_etag(Response(game_data(game, state, seat)), state.version)
 
 
-class JoinView(APIView):
+class JoinView(PerViewerView):
     """Take the next open seat; the answer holds the seat's token, shown only this once."""
 
     @extend_schema(
@@ -274,22 +326,30 @@ class JoinView(APIView):
         auth=[],
         request=JoinSerializer,
         examples=[JOIN_EXAMPLE],
-        parameters=[GAME_ID, ETAG, RETRY_AFTER],
-        responses={201: JoinedSerializer, **problems(400, 404, 409, 413, 415)},
+        parameters=[GAME_ID, IDEMPOTENCY_KEY, ETAG, IDEMPOTENT_REPLAYED, RETRY_AFTER],
+        responses={201: JoinedSerializer, **problems(400, 404, 409, 413, 415, 422)},
     )
     def post(self, request: Request, game_id: str) -> Response:
         form = JoinSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        joined = services.join_game(game_id, form.validated_data["name"])
-        body = {
-            "seat": joined.seat,
-            "name": joined.name,
-            "token": joined.token,
-            "game": game_data(joined.game, joined.state, joined.seat),
-        }
-        response = Response(body, status=http.HTTP_201_CREATED)
+        name = form.validated_data["name"]
+        keyed = keyed_by_address(request, "join_game", game_id, name)
+        answer = idempotency.run(keyed, lambda _: _joined(game_id, name))
+        response = answer_response(answer)
         response["Cache-Control"] = "no-store"
-        return _with_etag(response, joined.state.version)
+        return _with_etag(response, answer.version or 0)
+
+
+def _joined(game_id: str, name: str) -> idempotency.Answer:
+    joined = services.join_game(game_id, name)
+    body = {
+        "seat": joined.seat,
+        "name": joined.name,
+        "token": joined.token,
+        "game": game_data(joined.game, joined.state, joined.seat),
+    }
+    tokens = [(joined.seat, joined.token)]
+    return idempotency.Answer(201, body, joined.state.version, joined.game.id, tokens)
 
 
 @contextmanager
@@ -318,7 +378,7 @@ def _weak_tag_mismatch(game_id: str, request: Request) -> Problem:
     )
 
 
-class RotateTokenView(APIView):
+class RotateTokenView(PerViewerView):
     """A seat replaces its token: the old one stops working, the new one is shown once."""
 
     @extend_schema(
@@ -331,21 +391,46 @@ class RotateTokenView(APIView):
         tags=["lobby"],
         auth=SEAT_ONLY,
         request=None,
-        parameters=[GAME_ID, SEAT, RETRY_AFTER],
-        responses={200: SeatTokenSerializer, **problems(400, 401, 403, 404, 413, 415)},
+        parameters=[GAME_ID, SEAT, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, RETRY_AFTER],
+        responses={200: SeatTokenSerializer, **problems(400, 401, 403, 404, 409, 413, 415, 422)},
     )
     def post(self, request: Request, game_id: str, seat: int) -> Response:
         credential = seat_credential(request)
         with _authenticated_before_bad_request(request, game_id):
             raw = request.data if request.data not in (None, "") else {}
             EmptySerializer(data=raw).is_valid(raise_exception=True)
-        rotated = services.rotate_token(game_id, seat, credential)
-        response = Response({"seat": rotated.seat, "name": rotated.name, "token": rotated.token})
+            key = idempotency_key(request)
+        answer = idempotency.run(
+            _rotation_key(request, key, game_id, seat, credential),
+            lambda _: _rotated(game_id, seat, credential),
+            authorize=lambda: services.own_seat(game_id, seat, credential),
+        )
+        response = answer_response(answer)
         response["Cache-Control"] = "no-store"
         return response
 
 
-class ActionView(APIView):
+def _rotation_key(
+    request: Request, key: str | None, game_id: str, seat: int, credential: SeatCredential | None
+) -> idempotency.Idempotency | None:
+    """A rotation's key belongs to the seat, like its actions'. The request includes the token
+    presented and the client's address: a replay (a lost answer's retry) presents the token
+    it retired, so it must come from the same address too."""
+    if key is None:
+        return None
+    presented = None if credential is None else credential.token_hash
+    what = idempotency.fingerprint("rotate_token", seat, presented, client_address(request))
+    return idempotency.Idempotency(idempotency.seat_scope(game_id, seat), key, what)
+
+
+def _rotated(game_id: str, seat: int, credential: SeatCredential | None) -> idempotency.Answer:
+    rotated = services.rotate_token(game_id, seat, credential)
+    body = {"seat": rotated.seat, "name": rotated.name, "token": rotated.token}
+    game = services.game_uuid(game_id)
+    return idempotency.Answer(200, body, None, game, [(rotated.seat, rotated.token)])
+
+
+class ActionView(PerViewerView):
     """A turn action by the seat whose token is presented; answers that seat's new view.
 
     Subclasses say how the body names the action (`action_data`); everything after that, the
@@ -370,10 +455,10 @@ class ActionView(APIView):
             idempotency_key=key,
             fingerprint=services.action_fingerprint(data) if key else "",
         )
-        response = Response(result.body)
-        if result.replayed:
-            response["Idempotent-Replayed"] = "true"
-        return _with_etag(response, result.version)
+        answer = idempotency.Answer(
+            200, result.body, result.version, result.game.id, replayed=result.replayed
+        )
+        return _with_etag(answer_response(answer), result.version)
 
 
 def _action_schema(

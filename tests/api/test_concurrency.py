@@ -177,3 +177,36 @@ def test_concurrent_idempotent_retries_act_once() -> None:
         ]
         == 1
     )
+
+
+def test_racing_joins_with_one_key_take_one_seat() -> None:
+    """The same join sent several times at once (a client retrying while its first request is
+    still being served): one seat is taken; each answer is that seat (201) or 409, and a retry
+    afterwards gets that seat with a working token."""
+    client = APIClient()
+    game_id = create_game(client, 4)["id"]
+    join_ada = post(f"{GAMES}/{game_id}/players", {"name": "Ada"}, HTTP_IDEMPOTENCY_KEY="j")
+    answers = race(*(join_ada for _ in range(4)))
+    for answer in answers:
+        if answer.status_code != 201:
+            assert (answer.status_code, code(answer)) in (
+                (409, "idempotency_key_in_use"),
+                (409, "concurrent_update"),
+            ), answer.content
+    assert {a.json()["seat"] for a in answers if a.status_code == 201} == {0}
+    retry = join_ada(client)
+    assert retry.status_code == 201 and retry.json()["seat"] == 0
+    assert get_view(client, game_id, retry.json()["token"])["players"][0]["name"] == "Ada"
+    assert [p["name"] for p in get_view(client, game_id)["players"]] == ["Ada", None, None, None]
+    assert assert_log_intact(game_id) == 2
+
+
+def test_racing_creates_with_one_key_create_one_game() -> None:
+    create = post(GAMES, {"seats": 2}, HTTP_IDEMPOTENCY_KEY="c")
+    answers = race(*(create for _ in range(4)))
+    ok = [answer for answer in answers if answer.status_code == 201]
+    assert ok and all(answer.content == ok[0].content for answer in ok)
+    for answer in answers:
+        if answer.status_code != 201:
+            assert (answer.status_code, code(answer)) == (409, "concurrent_update")
+    assert Game.objects.count() == 1

@@ -175,6 +175,7 @@ class GameStateMachine(_Machine):  # type: ignore[misc, valid-type]
     def setup(self) -> None:
         self.tokens = {}
         self.own_cases: set[str] = set()
+        self.held: set[str] = set()
         self.control = _RootsFrom(self.control, CREATE_GAME)
 
     def call_operation(self, operation_id: str, **parts: Any) -> StepOutput:
@@ -243,6 +244,8 @@ class GameStateMachine(_Machine):  # type: ignore[misc, valid-type]
         if not isinstance(body, dict):
             return
         operation = case.operation.label
+        if isinstance(body.get("token"), str):
+            self.held.add(body["token"])
         if operation == JOIN_GAME and response.status_code == 201:
             self.tokens.setdefault(body["game"]["id"], {})[body["seat"]] = body["token"]
         elif operation == ROTATE_TOKEN:
@@ -256,7 +259,9 @@ class GameStateMachine(_Machine):  # type: ignore[misc, valid-type]
         self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any
     ) -> None:
         authorization = case.headers.get("Authorization")
-        known = {token for seats in self.tokens.values() for token in seats.values()}
+        # Every token an answer gave, retired ones included: a rotation retried with its
+        # Idempotency-Key presents the token it replaced (its answer was lost).
+        known = self.held | {token for seats in self.tokens.values() for token in seats.values()}
         checks = checks_for(case)
         if case.id in self.own_cases:
             checks.remove(ignored_auth)

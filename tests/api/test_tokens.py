@@ -209,7 +209,7 @@ def test_a_seat_rotates_its_token(api: APIClient) -> None:
     events = event_count(game_id)
     response = rotate(api, game_id, 1, tokens[1])
     assert response.status_code == 200, response.content
-    assert response["Cache-Control"] == "no-store"
+    assert set(response["Cache-Control"].split(", ")) == {"no-store", "private"}
     body = response.json()
     assert set(body) == {"seat", "name", "token"}
     assert body["seat"] == 1 and body["name"] == "Player 1"
