@@ -3,5 +3,5 @@ from django.apps import AppConfig
 
 class LoadtestConfig(AppConfig):
     name = "loadtest"
-    verbose_name = "Load test"
+    verbose_name = "Benchmarks"
     default_auto_field = "django.db.models.BigAutoField"

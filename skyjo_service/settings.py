@@ -39,7 +39,6 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "games",
-    "loadtest",
 ]
 
 MIDDLEWARE = [
@@ -201,6 +200,11 @@ THROTTLE_DEFAULTS = {
 }
 # `manage.py bench_load` mounts its bare endpoint (/bench/insert) on the server it starts.
 BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS", False)
+# The benchmarks' app (`loadtest`: bench_load, bench_replay, bench_devserver and the bare
+# endpoint's table) is installed only where benchmarks run: development, and the servers that
+# bench_load starts. A production server (`make serve`) neither migrates its table nor lists it.
+if DEBUG or BENCH_ENDPOINTS:
+    INSTALLED_APPS.append("loadtest")
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

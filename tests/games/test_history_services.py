@@ -16,8 +16,8 @@ from engine import GreedyPlayer, replay
 from engine.audit import verify_log
 from engine.snapshot import SNAPSHOT_FORMAT, state_from_data
 from games import services
-from games.management.commands.bench_replay import BenchGame, build_game
 from games.models import Game
+from loadtest.management.commands.bench_replay import BenchGame, build_game
 from tests.api.history_support import drive_over_http
 from tests.api.support import (
     GAMES,

@@ -3,6 +3,10 @@ transaction around them) and other processes watching: while the failing writer 
 events and the game row it moved, uncommitted, the servers' readers do not see them and their
 writers wait on that row; after the rollback the game goes on from where it was.
 
+That the competing writer waited is shown, not assumed: on PostgreSQL it is seen waiting for a
+lock (pg_locks) while the failing writer holds the row, and on both databases its answer comes
+after the failing writer let go (SQLite shows no waiters, so there the order is the proof).
+
 The failing action carries an Idempotency-Key, so its write is a transaction of two steps (the
 append, then the stored answer) and the failure comes between them. (Without a key, an append
 on PostgreSQL is one statement: there is no "between" to stop at. tests/games/test_services.py
@@ -17,7 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
-from django.db import connections
+from django.db import connection, connections
 
 from engine import Reveal
 from games import services, store
@@ -33,6 +37,26 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 class Injected(Exception):
     """The failure injected between the append and the commit."""
+
+
+WAITING_IN_THIS_DATABASE = """
+    SELECT count(*) FROM pg_locks AS lock JOIN pg_stat_activity AS backend USING (pid)
+    WHERE NOT lock.granted AND backend.datname = current_database()
+"""
+
+
+def a_writer_waits_for_a_lock(timeout: float) -> bool:
+    """Whether, within `timeout`, a session of this database comes to wait for a lock (the
+    competing write, queued behind the row the failing writer moved). PostgreSQL only."""
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(WAITING_IN_THIS_DATABASE)
+            (waiting,) = cursor.fetchone() or (0,)
+            if waiting:
+                return True
+            time.sleep(0.02)
+    return False
 
 
 def test_a_failing_action_is_invisible_then_gone(
@@ -78,14 +102,17 @@ def test_a_failing_action_is_invisible_then_gone(
             connections.close_all()
 
     competing: list[httpx.Response] = []
+    sent, answered_at = threading.Event(), [0.0]
 
     def competing_writer() -> None:  # the same seat's same step, through the other server
-        with httpx.Client(base_url=servers[1].url, timeout=60) as client:
+        hooks = {"request": [lambda _request: sent.set()]}
+        with httpx.Client(base_url=servers[1].url, timeout=60, event_hooks=hooks) as client:
             competing.append(
                 client.post(
                     reveal.format(game_id), json={"column": 1, "row": 1}, headers=bearer(tokens[1])
                 )
             )
+        answered_at[0] = time.monotonic()
 
     writer = threading.Thread(target=failing_writer)
     writer.start()
@@ -98,9 +125,12 @@ def test_a_failing_action_is_invisible_then_gone(
         feed = http[1].get(f"{GAMES}/{game_id}/events", params={"after": 0}).json()
         assert [e["sequence"] for e in feed["events"]] == list(range(1, before.version + 1))
         other.start()
-        time.sleep(0.5)
-        assert other.is_alive(), "a competing writer went past the game row's lock"
+        assert sent.wait(timeout=30), "the competing writer sent nothing"
+        if connection.vendor == "postgresql":
+            assert a_writer_waits_for_a_lock(timeout=30), "the competing writer never waited"
+        assert not competing, "a competing writer went past the game row's lock"
     finally:
+        released_at = time.monotonic()
         proceed.set()
         writer.join(timeout=30)
         if other.ident is not None:
@@ -108,6 +138,7 @@ def test_a_failing_action_is_invisible_then_gone(
     assert len(outcome) == 1 and isinstance(outcome[0], Injected), outcome
     # Rolled back: the competing action went on from the same version, with both its events.
     assert competing and competing[0].status_code == 200, competing
+    assert answered_at[0] > released_at, "the competing write landed before the rollback"
     after = assert_log_intact(game_id)
     assert after.version == before.version + 2 == competing[0].json()["version"]
     assert after.status == "playing"
