@@ -27,8 +27,8 @@ run: install
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Production server: gunicorn with threaded WSGI workers (skyjo_service/gunicorn.conf.py; the
-# README's benchmark compares them with uvicorn's ASGI workers). Settings from the environment
-# (at least SECRET_KEY; see the README). WORKERS (default: one per CPU), THREADS (8) and BIND.
+# docs/PERFORMANCE.md compares them with uvicorn's ASGI workers). Settings from the environment
+# (at least SECRET_KEY; see docs/OPERATIONS.md). WORKERS (default: one per CPU), THREADS (8) and BIND.
 BIND ?= 127.0.0.1:8000
 serve: install
 	DEBUG=false $(BIN)/python manage.py migrate --noinput
@@ -58,7 +58,7 @@ lint: install-dev
 bench: install-dev
 	$(BIN)/python -m engine.bench
 
-# 32 concurrent games against the production server (README: Benchmark); BENCH_DB=sqlite|postgres
+# 32 concurrent games against the production server (docs/PERFORMANCE.md); BENCH_DB=sqlite|postgres
 BENCH_DB ?= postgres
 bench-load: install-dev
 	$(BIN)/python manage.py bench_load --db $(BENCH_DB)

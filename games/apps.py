@@ -23,7 +23,7 @@ class GamesConfig(AppConfig):
     def fast_development_server(self) -> None:
         """The development server (`make run`) sets TCP_NODELAY on its connections, as
         production servers do: it writes headers and body apart, and on a kept-alive
-        connection Nagle's algorithm held every answer ~40 ms for the client's delayed ACK
+        connection Nagle's algorithm held every answer until the client's delayed ACK
         (`manage.py bench_devserver` measures it; DEVSERVER_TCP_NODELAY=off shows it)."""
         if os.environ.get("DEVSERVER_TCP_NODELAY", "on") != "off":
             WSGIRequestHandler.disable_nagle_algorithm = True

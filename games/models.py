@@ -50,8 +50,7 @@ class Game(models.Model):
     # A cache of the replayed state (engine.snapshot, as JSON text), used only when
     # `snapshot_version` equals `version`; disposable, rebuilt from the log whenever it is
     # missing or stale. Text, not a JSON column: it is rewritten by every action and never
-    # queried, and parsing it into PostgreSQL's jsonb cost the database more than the rest of
-    # the action (bench_load).
+    # queried, so PostgreSQL need not parse it into jsonb on every write (docs/PERFORMANCE.md).
     snapshot = models.TextField(null=True, blank=True, editable=False)
     snapshot_version = models.PositiveIntegerField(null=True, blank=True, editable=False)
 

@@ -1,5 +1,6 @@
-"""JSON rendering with orjson: a game view with many finished rounds encodes ~10x faster
-than with the standard library, which keeps a long game's responses as cheap as a short one's."""
+"""JSON rendering with orjson: a long game's view carries a summary of every finished round,
+and orjson encodes it quickly enough that such a view costs about what a short game's does
+(`manage.py bench_replay`'s long/short ratio; figures in docs/PERFORMANCE.md)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """The statements every action and every read runs, in hand-written SQL.
 
-Why not the ORM here: `manage.py bench_load` showed Django's query compiler taking most of an
-action's server time (about 0.4 ms of CPU per statement, against 0.1 ms to send the same SQL),
-and an action runs these statements on every request. They are few and fixed, so they are
-written once, here, in SQL that SQLite and PostgreSQL both run (the whole suite runs on both);
-everything else (creating games and seats, listings, histories, the admin) stays on the ORM.
+Why not the ORM here: Django's query compiler costs more CPU than sending the statement, and
+every action and every read runs these statements (`manage.py bench_load` measured it: figures
+in docs/PERFORMANCE.md). They are few and fixed, so they are written once, here, in SQL that
+SQLite and PostgreSQL both run (the whole suite runs on both); everything else (creating games
+and seats, listings, histories, the admin) stays on the ORM.
 
 Values are converted with Django's own adapters and converters, so the rows written here are
 exactly the ones the ORM would write and read back.

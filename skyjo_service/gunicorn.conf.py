@@ -1,7 +1,7 @@
 """gunicorn settings for `make serve` (and for the servers `manage.py bench_load` starts).
 
 Threaded WSGI workers (`gthread`): each worker process serves THREADS requests at once, and each
-thread keeps its database connection open between requests (CONN_MAX_AGE). The README's
+thread keeps its database connection open between requests (CONN_MAX_AGE). docs/PERFORMANCE.md's
 benchmark compares them with uvicorn's ASGI workers, which run Django's synchronous views one at
 a time per worker and, since Django must not keep connections across ASGI requests, open a new
 database connection for every request.
@@ -30,7 +30,7 @@ errorlog = "-"
 os.environ.setdefault("CONN_MAX_AGE", "60")
 
 # Requests refused by gunicorn itself: a request line over 4094 bytes (414), a header over 8190
-# bytes or more than 100 headers (431), gunicorn's defaults, stated here as the README does.
+# bytes or more than 100 headers (431), gunicorn's defaults, stated here as docs/OPERATIONS.md does.
 # Answered as problem documents (games.server_errors), not gunicorn's HTML pages.
 limit_request_line = 4094
 limit_request_field_size = 8190

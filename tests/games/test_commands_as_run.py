@@ -1,4 +1,4 @@
-"""The management commands the README documents, run as a user runs them: `python manage.py
+"""The management commands the README and docs/ document, run as a user runs them: `python manage.py
 ...` in a subprocess, on a database of its own that holds games.
 
 `call_command` (tests/games/test_commands.py) skips what `manage.py` does first, the system

@@ -1,5 +1,5 @@
 """`manage.py bench_load` runs end to end: a smoke test (2 games, 2 seconds, SQLite), not a timed
-assertion; the figures are the README's, from full runs."""
+assertion; the figures are docs/PERFORMANCE.md's, from full runs."""
 
 from __future__ import annotations
 

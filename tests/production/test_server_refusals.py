@@ -207,9 +207,9 @@ def test_a_request_the_server_cannot_parse_is_a_400_problem(server: Server) -> N
 
 
 def test_the_documented_limits_are_the_configured_ones() -> None:
-    """The README and the problem documents state gunicorn's limits: they are its config's."""
+    """docs/OPERATIONS.md and the problem documents state gunicorn's limits: its config's."""
     config: dict[str, Any] = {}
     exec((ROOT / "skyjo_service" / "gunicorn.conf.py").read_text(), config)
-    readme = " ".join((ROOT / "README.md").read_text().split())
+    operations = " ".join((ROOT / "docs" / "OPERATIONS.md").read_text().split())
     for setting in ("limit_request_line", "limit_request_field_size", "limit_request_fields"):
-        assert f"`{setting}` {config[setting]}" in readme, setting
+        assert f"`{setting}` {config[setting]}" in operations, setting

@@ -86,7 +86,7 @@ ENDPOINTS = {
     "replace": "replace",
     "discard": "discard",
 }
-#: Targets on the reference machine (2 cores, PostgreSQL): see the README.
+#: Targets on the reference machine (2 cores, PostgreSQL): see docs/PERFORMANCE.md.
 TARGET_RATIO = 0.5
 TARGET_P99_MS = 50.0
 #: The paced phase's think time per move: a quick player (people often take several seconds).
