@@ -10,8 +10,9 @@ from engine import GameState, evolve
 from engine import events as ev
 from engine.cards import COLUMNS, ROWS
 from engine.state import EMPTY
+from games import log
 from games.problems import Problem
-from games.services import get_game, stored_events
+from games.services import get_game
 
 
 def _card(value: int | None) -> str:
@@ -38,7 +39,7 @@ class Command(BaseCommand):
         except Problem:
             raise CommandError(f"no game {options['game_id']}") from None
         state = EMPTY
-        for event in stored_events(game):
+        for event in log.engine_events(game):
             line = self.describe(event, state)
             if line:
                 self.stdout.write(line)
