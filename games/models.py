@@ -14,16 +14,21 @@ from typing import Any
 
 from django.db import models
 
+from engine import state as engine_state
+
 
 class AppendOnlyError(Exception):
     """Events are facts: they are never changed or removed."""
 
 
 class Status(models.TextChoices):
-    WAITING = "waiting"
-    SETUP = "setup"
-    PLAYING = "playing"
-    FINISHED = "finished"
+    """A stored game's status: the engine's phases, but for `round_ended`, which no stored
+    game is ever in (it only lasts between two events of one action)."""
+
+    WAITING = engine_state.WAITING
+    SETUP = engine_state.SETUP
+    PLAYING = engine_state.PLAYING
+    FINISHED = engine_state.FINISHED
 
 
 class Game(models.Model):
