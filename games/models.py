@@ -42,7 +42,8 @@ class Game(models.Model):
     # Whether the creator chose the seed (and so may know every card): shown to everyone, the
     # seed never. An imported game draws a new secret seed, so it is not seeded.
     seeded = models.BooleanField(default=False)
-    # Summary of the log (derived; `rebuild_summary` recomputes them).
+    # Summary of the log, derived from it: every append moves it on with the events
+    # (`services.append_events`); `manage.py verify_games` checks version and status.
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
     version = models.PositiveIntegerField(default=0)
     round = models.PositiveSmallIntegerField(default=0)

@@ -9,8 +9,10 @@ writer can never fork the log or leave a gap.
 No lock is held while the engine decides. A use case that finds the game moved on when it
 writes reads it again and decides again, then holding the game's row (`_optimistic`): so
 concurrent legal actions all land, one after the other, and an action made illegal by the one
-that landed first gets the rules' answer. On PostgreSQL a plain action costs two statements
-and no transaction round trips: the read, and one write (`store.append`).
+that landed first gets the rules' answer. A plain action reads the game (unless this process
+remembers it: `games.warm`) and writes once (`store.append`, a single statement on PostgreSQL).
+
+The log is read in one place, `games.log`.
 """
 
 from __future__ import annotations
