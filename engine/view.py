@@ -231,8 +231,7 @@ def _grid_view(grid: Grid, reveal_all: bool) -> tuple[tuple[Cell, ...], ...]:
 def _final_grid_view(cells: tuple[int | None, ...]) -> tuple[tuple[Cell, ...], ...]:
     return tuple(
         tuple(
-            _REMOVED if cells[cell] is None else Cell(FACE_UP, cells[cell])
-            for cell in column_cells
+            _REMOVED if cells[cell] is None else Cell(FACE_UP, cells[cell]) for cell in column_cells
         )
         for column_cells in COLUMN_CELLS
     )

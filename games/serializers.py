@@ -261,10 +261,6 @@ def action_component_name(kind: str) -> str:
     return "".join(part.capitalize() for part in kind.split("_")) + "Action"
 
 
-#: Each action's constant `action` as a named enum of one (drf-spectacular ENUM_NAME_OVERRIDES).
-ACTION_KIND_ENUMS = {f"{action_component_name(kind)}Kind": [kind] for kind in TURN_ACTION_KINDS}
-
-
 def _action_shape(kind: str) -> type[StrictSerializer]:
     """The shape of one action, as `legal_actions` lists it and `POST .../actions` takes it:
     `action` (a constant) and, for a position, `column` and `row`, all required."""
