@@ -98,14 +98,16 @@ def _nearest_checkpoint_sql(vendor: str) -> str:
 
 #: The columns of a stored event, in `log.StoredEvent`'s order.
 _READ_COLUMNS = ("sequence", "type", "schema_version", "created_at", "payload")
+#: The columns a replay needs: no time to convert per row (SQLite parses each one).
+_FOLD_COLUMNS = ("type", "schema_version", "payload")
 
 
 @functools.cache
-def _read_events_sql(vendor: str, bounded: bool, limited: bool) -> str:
+def _read_events_sql(vendor: str, columns: tuple[str, ...], bounded: bool, limited: bool) -> str:
     game, sequence = _quoted(GameEvent, "game"), _quoted(GameEvent, "sequence")
-    columns = ", ".join(_quoted(GameEvent, name) for name in _READ_COLUMNS)
+    selected = ", ".join(_quoted(GameEvent, name) for name in columns)
     return (
-        f"SELECT {columns} FROM {_quoted(GameEvent)} WHERE {game} = %s AND {sequence} > %s"
+        f"SELECT {selected} FROM {_quoted(GameEvent)} WHERE {game} = %s AND {sequence} > %s"
         + (f" AND {sequence} <= %s" if bounded else "")
         + f" ORDER BY {sequence}"
         + (" LIMIT %s" if limited else "")
@@ -342,18 +344,30 @@ def read_events(
     """The game's stored events after sequence `after` up to `upto` (None: the last), at most
     `limit` (None: all), in order: (sequence, type, schema version, time, payload), converted
     as the ORM converts them. `log.events` is its one caller."""
-    params = [_game_id(game_id), after]
-    params += [] if upto is None else [upto]
-    params += [] if limit is None else [limit]
-    sql = _read_events_sql(connection.vendor, upto is not None, limit is not None)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
+    rows = _read(_READ_COLUMNS, game_id, after, upto, limit)
     to_time = _event_time_converter()
     return [
         (sequence, kind, version, to_time(moment), _from_json(payload))
         for sequence, kind, version, moment, payload in rows
     ]
+
+
+def read_payloads(game_id: uuid.UUID, after: int, upto: int | None) -> list[tuple[str, int, Any]]:
+    """`read_events`' rows as a replay needs them: (type, schema version, payload)."""
+    rows = _read(_FOLD_COLUMNS, game_id, after, upto, None)
+    return [(kind, version, _from_json(payload)) for kind, version, payload in rows]
+
+
+def _read(
+    columns: tuple[str, ...], game_id: uuid.UUID, after: int, upto: int | None, limit: int | None
+) -> list[tuple[Any, ...]]:
+    params = [_game_id(game_id), after]
+    params += [] if upto is None else [upto]
+    params += [] if limit is None else [limit]
+    sql = _read_events_sql(connection.vendor, columns, upto is not None, limit is not None)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def _event_time_converter() -> Callable[[Any], datetime]:

@@ -1,6 +1,7 @@
 """The log reader (`games.log.events`): its hand-written SQL (`store.read_events`) reads the
 same rows as the ORM, field by field (run on SQLite and PostgreSQL), for every window a caller
-asks for: the feed's pages, a replay's span from a checkpoint, one event's time, the whole log."""
+asks for: the feed's pages, a replay's span from a checkpoint, one event's time, the whole log;
+and a replay's narrower read (`log.engine_events`) the same events."""
 
 from __future__ import annotations
 
@@ -57,6 +58,8 @@ def test_every_window_reads_what_the_orm_reads(game: Game) -> None:
         assert len(read) == len(expected), (after, upto, limit)
         for stored, row in zip(read, expected, strict=True):
             assert_same(stored, row)
+        if limit is None:  # a replay's read, without the times
+            assert log.engine_events(game, after, upto) == [stored.event for stored in read]
 
 
 def test_the_whole_log_is_every_event_in_order_and_upcast(game: Game) -> None:
