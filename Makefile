@@ -50,10 +50,12 @@ test-postgres: install-dev
 		|| { echo "PostgreSQL is not reachable at $(POSTGRES_URL)" >&2; exit 1; }
 	DATABASE_URL=$(POSTGRES_URL) $(BIN)/python -m pytest
 
+# vulture: dead code, with the paths and ignore lists of pyproject.toml ([tool.vulture]).
 lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/vulture
 
 bench: install-dev
 	$(BIN)/python -m engine.bench

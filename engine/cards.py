@@ -29,7 +29,12 @@ def cell_index(column: int, row: int) -> int:
 
 def column_mask(column: int) -> int:
     """Bit mask of the three cells of a column."""
-    return 0b111 << (column * ROWS)
+    return 0b111 << cell_index(column, 0)
 
 
 COLUMN_MASKS: tuple[int, ...] = tuple(column_mask(c) for c in range(COLUMNS))
+#: The cells of each column, top to bottom (`COLUMN_CELLS[column][row]` is
+#: `cell_index(column, row)`): a lookup for the paths run on every event and every view.
+COLUMN_CELLS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(cell_index(c, r) for r in range(ROWS)) for c in range(COLUMNS)
+)

@@ -24,7 +24,7 @@ from .actions import (
     Reveal,
     TakeDiscard,
 )
-from .cards import ALL_CELLS_MASK, CELLS, COLUMN_MASKS, COLUMNS, FULL_DECK, ROWS
+from .cards import ALL_CELLS_MASK, CELLS, COLUMN_MASKS, COLUMNS, FULL_DECK, ROWS, cell_index
 from .events import (
     CardDrawn,
     CardReplaced,
@@ -174,7 +174,7 @@ def _cell(action: Reveal | Replace) -> int:
     """The cell index of a position; positions are plain ints (a bool is not a position)."""
     column, row = action.column, action.row
     if type(column) is int and type(row) is int and 0 <= column < COLUMNS and 0 <= row < ROWS:
-        return column * ROWS + row
+        return cell_index(column, row)
     raise errors.PositionOutOfRange(f"no card at column {column!r}, row {row!r}")
 
 
@@ -283,7 +283,7 @@ def _end_turn(decision: _Decision, seat: int, column: int | None) -> None:
         grid = state.grids[seat]
         mask = COLUMN_MASKS[column]
         if grid.up & mask == mask and not grid.gone & mask:
-            base = column * ROWS
+            base = cell_index(column, 0)
             a, b, c = grid.values[base : base + ROWS]
             if a == b == c:
                 decision.emit(ColumnRemoved(seat, column, a))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .cards import ALL_CELLS_MASK, CELLS, COLUMN_MASKS, ROWS
+from .cards import ALL_CELLS_MASK, CELLS, COLUMN_CELLS, COLUMN_MASKS, ROWS, cell_index
 from .events import (
     CardDrawn,
     CardReplaced,
@@ -94,7 +94,7 @@ def _round_dealt(s: GameState, e: RoundDealt) -> None:
 
 def _card_revealed(s: GameState, e: CardRevealed) -> None:
     grid = s.grids[e.seat]
-    _set_grid(s, e.seat, Grid(grid.values, grid.up | 1 << (e.column * ROWS + e.row), grid.gone))
+    _set_grid(s, e.seat, Grid(grid.values, grid.up | 1 << COLUMN_CELLS[e.column][e.row], grid.gone))
     s.last_action = (e,)
     if s.phase == PLAYING:
         s.step = TURN_DONE
@@ -125,7 +125,7 @@ def _discard_taken(s: GameState, e: DiscardTaken) -> None:
 
 def _card_replaced(s: GameState, e: CardReplaced) -> None:
     grid = s.grids[e.seat]
-    cell = e.column * ROWS + e.row
+    cell = COLUMN_CELLS[e.column][e.row]
     values = list(grid.values)
     replaced = values[cell]
     values[cell] = s.held  # type: ignore[assignment]
@@ -147,7 +147,7 @@ def _drawn_card_discarded(s: GameState, e: DrawnCardDiscarded) -> None:
 
 def _column_removed(s: GameState, e: ColumnRemoved) -> None:
     grid = s.grids[e.seat]
-    base = e.column * ROWS
+    base = cell_index(e.column, 0)
     s.discard = (*s.discard, *grid.values[base : base + ROWS])
     _set_grid(s, e.seat, Grid(grid.values, grid.up, grid.gone | COLUMN_MASKS[e.column]))
     _caused(s, e)
@@ -225,12 +225,6 @@ APPLY: dict[type[Any], Callable[[GameState, Any], None]] = {
     RoundEnded: _round_ended,
     GameEnded: _game_ended,
 }
-
-
-def apply_in_place(state: GameState, event: Event) -> None:
-    """Apply `event` to a state the caller owns exclusively (a fresh copy)."""
-    APPLY[type(event)](state, event)
-    state.version += 1
 
 
 def evolve(state: GameState, event: Event) -> GameState:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import COLUMNS, ROWS
+from .cards import COLUMNS, ROWS, cell_index
 from .state import Grid
 
 
@@ -15,7 +15,7 @@ def final_reveal(grid: Grid) -> tuple[int | None, ...]:
     """
     cells: list[int | None] = list(grid.values)
     for column in range(COLUMNS):
-        base = column * ROWS
+        base = cell_index(column, 0)
         if grid.gone >> base & 1:
             cells[base : base + ROWS] = [None] * ROWS
             continue

@@ -23,7 +23,7 @@ from .actions import (
     action_from_data,
     action_to_data,
 )
-from .cards import COLUMNS, ROWS
+from .cards import COLUMN_CELLS, COLUMNS, ROWS
 from .decide import legal_actions
 from .events import (
     CardDrawn,
@@ -142,7 +142,8 @@ class RoundSummary:
 
 @dataclass(frozen=True, slots=True)
 class GameView:
-    """The game as one viewer may see it: the API's game resource, less its id and options."""
+    """The game as one viewer may see it: the API's game resource, less what the service adds
+    (its id, its times and `seeded`)."""
 
     version: int
     status: str
@@ -212,10 +213,9 @@ _HIDDEN = Cell(FACE_DOWN, None)
 
 def _grid_view(grid: Grid, reveal_all: bool) -> tuple[tuple[Cell, ...], ...]:
     columns = []
-    for column in range(COLUMNS):
+    for column_cells in COLUMN_CELLS:
         cells = []
-        for row in range(ROWS):
-            cell = column * ROWS + row
+        for cell in column_cells:
             if grid.gone >> cell & 1:
                 cells.append(_REMOVED)
             elif grid.up >> cell & 1:
@@ -231,10 +231,9 @@ def _grid_view(grid: Grid, reveal_all: bool) -> tuple[tuple[Cell, ...], ...]:
 def _final_grid_view(cells: tuple[int | None, ...]) -> tuple[tuple[Cell, ...], ...]:
     return tuple(
         tuple(
-            _REMOVED if cells[c * ROWS + r] is None else Cell(FACE_UP, cells[c * ROWS + r])
-            for r in range(ROWS)
+            _REMOVED if cells[cell] is None else Cell(FACE_UP, cells[cell]) for cell in column_cells
         )
-        for c in range(COLUMNS)
+        for column_cells in COLUMN_CELLS
     )
 
 

@@ -27,7 +27,8 @@ from engine import Event, GameState, RuleError, UnknownEventType, event_from_dat
 from engine.audit import InvalidLog, verify_log
 from engine.events import GameCreated, PlayerJoined
 
-from .models import Game, GameEvent
+from . import log
+from .models import Game, Status
 from .problems import Problem, field_errors
 from .serializers import CreateGameSerializer, JoinSerializer, OptionsSerializer, StrictSerializer
 
@@ -48,22 +49,21 @@ def _timestamp(moment: Any) -> str:
 
 def export_history(game: Game) -> dict[str, Any]:
     """The complete log of a finished game (409 `game_not_finished` before its end)."""
-    if game.status != "finished":
+    if game.status != Status.FINISHED:
         raise Problem(
             409,
             "game_not_finished",
             "The full history, with every hidden card, is published once the game is finished.",
         )
-    rows = GameEvent.objects.filter(game=game).order_by("sequence")
-    events = [
+    events: list[dict[str, Any]] = [
         {
-            "sequence": row.sequence,
-            "type": row.type,
-            "schema_version": row.schema_version,
-            "at": _timestamp(row.created_at),
-            "data": row.payload,
+            "sequence": stored.sequence,
+            "type": stored.type,
+            "schema_version": stored.schema_version,
+            "at": _timestamp(stored.at),
+            "data": stored.payload,
         }
-        for row in rows
+        for stored in log.events(game)
     ]
     players = [{"seat": row.seat, "name": row.name} for row in game.seat_rows.order_by("seat")]
     winners = next(

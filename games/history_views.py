@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import idempotency, services
+from . import idempotency, log, services
 from .history import export_history
 from .http import seat_credential
 from .presenters import event_feed, game_data
@@ -62,10 +62,8 @@ class EventFeedView(PerViewerView):
         game, seat = services.game_and_seat(game_id, seat_credential(request), required=False)
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        rows = services.event_rows(
-            game, after=query.validated_data["after"], limit=query.validated_data["limit"]
-        )
-        return Response(event_feed(game, rows, seat))
+        after, limit = query.validated_data["after"], query.validated_data["limit"]
+        return Response(event_feed(game, log.events(game, after, limit=limit), seat))
 
 
 class HistoryView(APIView):

@@ -14,16 +14,21 @@ from typing import Any
 
 from django.db import models
 
+from engine import state as engine_state
+
 
 class AppendOnlyError(Exception):
     """Events are facts: they are never changed or removed."""
 
 
 class Status(models.TextChoices):
-    WAITING = "waiting"
-    SETUP = "setup"
-    PLAYING = "playing"
-    FINISHED = "finished"
+    """A stored game's status: the engine's phases, but for `round_ended`, which no stored
+    game is ever in (it only lasts between two events of one action)."""
+
+    WAITING = engine_state.WAITING
+    SETUP = engine_state.SETUP
+    PLAYING = engine_state.PLAYING
+    FINISHED = engine_state.FINISHED
 
 
 class Game(models.Model):
@@ -37,7 +42,8 @@ class Game(models.Model):
     # Whether the creator chose the seed (and so may know every card): shown to everyone, the
     # seed never. An imported game draws a new secret seed, so it is not seeded.
     seeded = models.BooleanField(default=False)
-    # Summary of the log (derived; `rebuild_summary` recomputes them).
+    # Summary of the log, derived from it: every append moves it on with the events
+    # (`services.append_events`); `manage.py verify_games` checks version and status.
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
     version = models.PositiveIntegerField(default=0)
     round = models.PositiveSmallIntegerField(default=0)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import GameState, event_for_viewer, event_from_data, view
+from engine import GameState, event_for_viewer, view
 
-from .models import Game
+from .log import StoredEvent
+from .models import Game, Status
 
 
 def game_data(
@@ -52,25 +53,18 @@ def game_summary(game: Game) -> dict[str, Any]:
     }
 
 
-def event_feed(
-    game: Game, rows: list[tuple[int, str, int, Any, Any]], seat: int | None
-) -> dict[str, Any]:
+def event_feed(game: Game, events: list[StoredEvent], seat: int | None) -> dict[str, Any]:
     """Stored events as `seat` may see them; a finished game hides nothing."""
-    reveal_all = game.status == "finished"
+    reveal_all = game.status == Status.FINISHED
     return {
         "events": [
             {
-                "sequence": sequence,
-                "type": type_name,
-                "at": _iso(created_at),
-                "data": event_for_viewer(
-                    event_from_data(type_name, payload, version),
-                    seat,
-                    game.seats,
-                    reveal_all=reveal_all,
-                ),
+                "sequence": stored.sequence,
+                "type": stored.type,
+                "at": _iso(stored.at),
+                "data": event_for_viewer(stored.event, seat, game.seats, reveal_all=reveal_all),
             }
-            for sequence, type_name, version, payload, created_at in rows
+            for stored in events
         ],
         "version": game.version,
     }

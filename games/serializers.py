@@ -12,9 +12,11 @@ from rest_framework import serializers
 
 from engine import POSITION_KINDS, TURN_ACTION_KINDS
 from engine.options import DEFAULT_END_SCORE, MAX_END_SCORE, MAX_SEATS, MIN_SEATS
+from engine.state import PHASES
 
 from .closed import ClosedShape
 from .event_shapes import feed_events, history_events
+from .models import Status
 from .names import MAX_NAME_LENGTH, NAME_PATTERN, is_valid_name, normalized_name
 
 MAX_SEED = 2**63 - 1
@@ -159,7 +161,7 @@ class QueryBooleanField(serializers.BooleanField):
         return bool(data == "true")
 
 
-GAME_STATUS_FILTERS = ["waiting", "setup", "playing", "finished"]
+GAME_STATUS_FILTERS = list(Status.values)
 GAME_ORDERINGS = ["-created_at", "created_at", "-updated_at", "updated_at"]
 MAX_PAGE = 100
 MAX_OFFSET = 2**31 - 1
@@ -257,10 +259,6 @@ ACTION_DESCRIPTIONS = {
 def action_component_name(kind: str) -> str:
     """`take_discard` -> `TakeDiscardAction`: the schema's name for that action's shape."""
     return "".join(part.capitalize() for part in kind.split("_")) + "Action"
-
-
-#: Each action's constant `action` as a named enum of one (drf-spectacular ENUM_NAME_OVERRIDES).
-ACTION_KIND_ENUMS = {f"{action_component_name(kind)}Kind": [kind] for kind in TURN_ACTION_KINDS}
 
 
 def _action_shape(kind: str) -> type[StrictSerializer]:
@@ -385,7 +383,7 @@ class GameOptionsSerializer(serializers.Serializer):
     closer_penalty = serializers.BooleanField()
 
 
-GAME_STATUSES = ["waiting", "setup", "playing", "round_ended", "finished"]
+GAME_STATUSES = list(PHASES)
 
 
 class GameSerializer(serializers.Serializer):

@@ -9,8 +9,10 @@ writer can never fork the log or leave a gap.
 No lock is held while the engine decides. A use case that finds the game moved on when it
 writes reads it again and decides again, then holding the game's row (`_optimistic`): so
 concurrent legal actions all land, one after the other, and an action made illegal by the one
-that landed first gets the rules' answer. On PostgreSQL a plain action costs two statements
-and no transaction round trips: the read, and one write (`store.append`).
+that landed first gets the rules' answer. A plain action reads the game (unless this process
+remembers it: `games.warm`) and writes once (`store.append`, a single statement on PostgreSQL).
+
+The log is read in one place, `games.log`.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import hashlib
 import json
 import secrets
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -38,7 +40,6 @@ from engine import (
     SeededShuffler,
     TurnAction,
     act,
-    event_from_data,
     event_to_data,
     event_type,
     replay,
@@ -52,7 +53,7 @@ from engine.errors import RuleError
 from engine.events import GameCreated, PlayerJoined
 from engine.snapshot import StaleSnapshot, state_from_data, state_to_data
 
-from . import idempotency, store
+from . import idempotency, log, store
 from .auth import SeatCredential, hash_token, new_token
 from .history import (
     audit_events,
@@ -61,7 +62,7 @@ from .history import (
     history_events,
     original_created_at,
 )
-from .models import Game, GameEvent, Seat, Status
+from .models import Game, Seat, Status
 from .presenters import game_data
 from .problems import CHALLENGE, Problem
 from .warm import WARM
@@ -137,34 +138,6 @@ def game_and_seat(
     return game, seat
 
 
-def stored_events(game: Game, upto: int | None = None) -> Iterable[Event]:
-    """The game's events in order (upcast to the current schemas), up to version `upto`."""
-    rows = GameEvent.objects.filter(game=game).order_by("sequence")
-    if upto is not None:
-        rows = rows.filter(sequence__lte=upto)
-    for type_name, version, payload in rows.values_list("type", "schema_version", "payload"):
-        yield event_from_data(type_name, payload, version)
-
-
-def event_rows(game: Game, *, after: int, limit: int) -> list[tuple[int, str, int, Any, Any]]:
-    """Stored events after sequence `after`: (sequence, type, schema version, payload, time)."""
-    rows = GameEvent.objects.filter(game=game, sequence__gt=after).order_by("sequence")
-    return list(
-        rows.values_list("sequence", "type", "schema_version", "payload", "created_at")[:limit]
-    )
-
-
-def events_between(game: Game, after: int, upto: int) -> list[Event]:
-    """The game's events after version `after` up to version `upto` (upcast): a replay's fold."""
-    rows = store.events_between(game.id, after, upto)
-    return [event_from_data(kind, payload, version) for kind, version, payload in rows]
-
-
-def event_time(game: Game, sequence: int) -> Any:
-    """When the game's event `sequence` was stored (None if there is no such event)."""
-    return store.event_time(game.id, sequence)
-
-
 def game_state(game: Game, at: int | None = None) -> GameState:
     """The game's state at its current version (or at version `at`).
 
@@ -179,7 +152,7 @@ def game_state(game: Game, at: int | None = None) -> GameState:
             return state_from_data(orjson.loads(game.snapshot))
         except (StaleSnapshot, KeyError, TypeError, ValueError):  # orjson's errors are too
             pass  # disposable: rebuild it below
-    state = replay(stored_events(game))
+    state = replay(log.engine_events(game))
     if state.version == game.version:
         store_snapshot(game, state)
     return state
@@ -220,9 +193,9 @@ def state_at(game: Game, at: int) -> GameState:
     saves the checkpoints it passes (games older than checkpoints, a lost or stale one)."""
     every = checkpoint_every()
     if not every:
-        return replay(events_between(game, 0, at))
+        return replay(log.engine_events(game, 0, at))
     start = _checkpoint_state(game, at)
-    state, passed = fold_with_checkpoints(start, events_between(game, start.version, at), every)
+    state, passed = fold_with_checkpoints(start, log.engine_events(game, start.version, at), every)
     if passed:
         _save_checkpoints_quietly(game, passed)
     return state
@@ -277,11 +250,6 @@ def _new_checkpoints(
     if not every or after.version // every == before.version // every:
         return []
     return fold_with_checkpoints(before, events, every)[1]
-
-
-def replayed_state(game: Game) -> GameState:
-    """The state from the log alone, ignoring any snapshot (the cold path, and audits)."""
-    return replay(stored_events(game))
 
 
 # Writing

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
@@ -96,22 +96,21 @@ def _nearest_checkpoint_sql(vendor: str) -> str:
     )
 
 
-@functools.cache
-def _events_between_sql(vendor: str) -> str:
-    game, sequence = _quoted(GameEvent, "game"), _quoted(GameEvent, "sequence")
-    columns = ", ".join(_quoted(GameEvent, name) for name in ("type", "schema_version", "payload"))
-    return (
-        f"SELECT {columns} FROM {_quoted(GameEvent)} WHERE {game} = %s "
-        f"AND {sequence} > %s AND {sequence} <= %s ORDER BY {sequence}"
-    )
+#: The columns of a stored event, in `log.StoredEvent`'s order.
+_READ_COLUMNS = ("sequence", "type", "schema_version", "created_at", "payload")
+#: The columns a replay needs: no time to convert per row (SQLite parses each one).
+_FOLD_COLUMNS = ("type", "schema_version", "payload")
 
 
 @functools.cache
-def _event_time_sql(vendor: str) -> str:
+def _read_events_sql(vendor: str, columns: tuple[str, ...], bounded: bool, limited: bool) -> str:
     game, sequence = _quoted(GameEvent, "game"), _quoted(GameEvent, "sequence")
+    selected = ", ".join(_quoted(GameEvent, name) for name in columns)
     return (
-        f"SELECT {_quoted(GameEvent, 'created_at')} FROM {_quoted(GameEvent)} "
-        f"WHERE {game} = %s AND {sequence} = %s"
+        f"SELECT {selected} FROM {_quoted(GameEvent)} WHERE {game} = %s AND {sequence} > %s"
+        + (f" AND {sequence} <= %s" if bounded else "")
+        + f" ORDER BY {sequence}"
+        + (" LIMIT %s" if limited else "")
     )
 
 
@@ -339,28 +338,49 @@ def nearest_checkpoint(game_id: uuid.UUID, at: int) -> tuple[int, str] | None:
     return None if row is None else (row[0], row[1])
 
 
-def events_between(game_id: uuid.UUID, after: int, upto: int) -> list[tuple[str, int, Any]]:
-    """The game's stored events after sequence `after` up to `upto`, in order: (type, schema
-    version, payload) as stored (a replay's few events, read on every `?at=`)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_events_between_sql(connection.vendor), [_game_id(game_id), after, upto])
-        rows = cursor.fetchall()
+def read_events(
+    game_id: uuid.UUID, after: int, upto: int | None, limit: int | None
+) -> list[tuple[int, str, int, datetime, Any]]:
+    """The game's stored events after sequence `after` up to `upto` (None: the last), at most
+    `limit` (None: all), in order: (sequence, type, schema version, time, payload), converted
+    as the ORM converts them. `log.events` is its one caller."""
+    rows = _read(_READ_COLUMNS, game_id, after, upto, limit)
+    to_time = _event_time_converter()
+    return [
+        (sequence, kind, version, to_time(moment), _from_json(payload))
+        for sequence, kind, version, moment, payload in rows
+    ]
+
+
+def read_payloads(game_id: uuid.UUID, after: int, upto: int | None) -> list[tuple[str, int, Any]]:
+    """`read_events`' rows as a replay needs them: (type, schema version, payload)."""
+    rows = _read(_FOLD_COLUMNS, game_id, after, upto, None)
     return [(kind, version, _from_json(payload)) for kind, version, payload in rows]
 
 
-def event_time(game_id: uuid.UUID, sequence: int) -> datetime | None:
-    """When the game's event `sequence` was stored (None if there is no such event)."""
+def _read(
+    columns: tuple[str, ...], game_id: uuid.UUID, after: int, upto: int | None, limit: int | None
+) -> list[tuple[Any, ...]]:
+    params = [_game_id(game_id), after]
+    params += [] if upto is None else [upto]
+    params += [] if limit is None else [limit]
+    sql = _read_events_sql(connection.vendor, columns, upto is not None, limit is not None)
     with connection.cursor() as cursor:
-        cursor.execute(_event_time_sql(connection.vendor), [_game_id(game_id), sequence])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    field = GameEvent._meta.get_field("created_at")
-    column = field.get_col(GameEvent._meta.db_table)
-    value = row[0]
-    for convert in connection.ops.get_db_converters(column):
-        value = convert(value, column, connection)
-    return value
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _event_time_converter() -> Callable[[Any], datetime]:
+    """A stored event's time as the ORM reads it (SQLite hands back a naive UTC datetime)."""
+    column = GameEvent._meta.get_field("created_at").get_col(GameEvent._meta.db_table)
+    converters = connection.ops.get_db_converters(column)
+
+    def convert(value: Any) -> datetime:
+        for converter in converters:
+            value = converter(value, column, connection)
+        return value
+
+    return convert
 
 
 def _from_json(value: Any) -> Any:

@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 from engine import POSITION_KINDS, TURN_ACTION_KINDS, action_from_data
 from engine.options import MAX_SEATS, MIN_SEATS
 
-from . import idempotency, services
+from . import idempotency, log, services
 from .auth import SeatCredential
 from .http import (
     WeakTag,
@@ -305,7 +305,7 @@ class GameDetailView(PerViewerView):
                 )
             finished = game.status == Status.FINISHED
             state = services.game_state(game, at=at)
-            moment = services.event_time(game, at)
+            moment = log.events(game, after=at - 1, upto=at)[0].at  # the state's last
             return Response(game_data(game, state, seat, reveal_all=finished, updated_at=moment))
         tags = if_none_match(request)
         if "*" in tags or str(game.version) in tags:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from engine import TURN_ACTION_KINDS
 from games import services
 from games.models import Game, GameEvent, IdempotentResponse
 
@@ -28,7 +29,7 @@ from .support import (
 
 pytestmark = pytest.mark.django_db
 
-KINDS = ["reveal", "draw", "take_discard", "replace", "discard"]
+KINDS = list(TURN_ACTION_KINDS)
 POSITION = {"column": 0, "row": 0}
 
 

@@ -11,47 +11,16 @@ import importlib
 import os
 import subprocess
 import sys
-import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import pytest
-from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "openapi.yaml"
 #: The package name openapi-python-client derives from the schema's title.
 PACKAGE = "skyjo_service_api_client"
-
-
-@pytest.fixture
-def one_request_at_a_time(live_server: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """The live server, serving one request at a time when the test database is in memory.
-
-    The SQLite test database is a shared-cache in-memory database: its locks are table locks
-    that ignore the busy timeout, so two overlapping requests fail at once with "database table
-    is locked" (a 500). Clients that run at the same time (two bots) need a server that
-    serialises them, like a single-worker server. On a real database (DATABASE_URL pointing
-    at PostgreSQL) nothing changes.
-    """
-    thread = live_server.thread
-    if connection.vendor != "sqlite" or not connection.is_in_memory_db():
-        return live_server
-    app = thread.httpd.get_app()
-    lock = threading.Lock()
-
-    def serialised(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        with lock:
-            response = app(environ, start_response)
-            try:
-                return [b"".join(response)]
-            finally:
-                getattr(response, "close", lambda: None)()
-
-    monkeypatch.setattr(thread.httpd, "application", serialised)
-    return live_server
 
 
 def generate_python_client(output: Path) -> subprocess.CompletedProcess[str]:

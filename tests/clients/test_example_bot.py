@@ -56,8 +56,9 @@ def test_the_bot_creates_a_game_and_plays_every_seat(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_bots_join_a_game_and_play_it_out(bot: ModuleType, one_request_at_a_time: Any) -> None:
-    live_server = one_request_at_a_time
+def test_two_bots_join_a_game_and_play_it_out(bot: ModuleType, live_server: Any) -> None:
+    """Two clients at once against a live server's threads: its test database is a file, so
+    overlapping requests wait on SQLite's busy timeout as real workers do."""
     from skyjo_service_api_client import Client
     from skyjo_service_api_client.api.lobby import create_game
     from skyjo_service_api_client.models import CreateGameRequest, Game, OptionsRequest

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from engine import Event, replay
 from engine.snapshot import state_to_data
-from games import services
+from games import log, services
 from games.models import Game, GameCheckpoint
 from loadtest.management.commands.bench_replay import Bench, build_game
 from tests.api.history_support import engine_history
@@ -31,7 +31,7 @@ def every(settings: Any) -> int:
 
 def whole_log_state(game: Game, at: int) -> dict[str, Any]:
     """The state at `at` from the log alone, from its first event."""
-    return state_to_data(replay(services.stored_events(game, at)))
+    return state_to_data(replay(stored.event for stored in log.events(game, upto=at)))
 
 
 def assert_every_version_as_the_log_says(game: Game) -> None:
@@ -56,14 +56,14 @@ def long_game(min_events: int = 300) -> Game:
 def folded(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many events each replay reads from the log (its cost)."""
     counts: list[int] = []
-    original = services.events_between
+    original = log.engine_events
 
     def counting(*args: Any, **kwargs: Any) -> list[Event]:
         events = original(*args, **kwargs)
         counts.append(len(events))
         return events
 
-    monkeypatch.setattr(services, "events_between", counting)
+    monkeypatch.setattr(log, "engine_events", counting)
     return counts
 
 

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from engine import GreedyPlayer, replay
 from engine.audit import verify_log
 from engine.snapshot import SNAPSHOT_FORMAT, state_from_data
-from games import services
+from games import log, services
 from games.models import Game
 from loadtest.management.commands.bench_replay import BenchGame, build_game
 from tests.api.history_support import drive_over_http
@@ -45,8 +45,8 @@ def assert_snapshot_is_current(game_id: str) -> Game:
     game = Game.objects.get(pk=game_id)
     assert game.snapshot_version == game.version
     assert stored_snapshot(game)["format"] == SNAPSHOT_FORMAT
-    assert state_from_data(stored_snapshot(game)) == services.replayed_state(game)
-    assert services.replayed_state(game).version == game.version
+    assert state_from_data(stored_snapshot(game)) == replay(log.engine_events(game))
+    assert replay(log.engine_events(game)).version == game.version
     return game
 
 
@@ -90,8 +90,8 @@ def test_a_stale_snapshot_is_ignored_and_replaced(
     game_id, tokens = game_in_play
     truth = views(api, game_id, tokens)
     game = Game.objects.get(pk=game_id)
-    older = replay(services.stored_events(game, game.version - 3))
-    assert older != services.replayed_state(game)
+    older = replay(log.engine_events(game, upto=game.version - 3))
+    assert older != replay(log.engine_events(game))
     Game.objects.filter(pk=game_id).update(
         snapshot=services.snapshot_text(older), snapshot_version=older.version
     )
@@ -108,7 +108,7 @@ def test_a_stale_snapshot_does_not_mislead_an_action(
     seat = game.current_seat
     assert seat is not None
     # Before the draw, the seat held nothing: a snapshot from then would allow another draw.
-    older = replay(services.stored_events(game, game.version - 1))
+    older = replay(log.engine_events(game, upto=game.version - 1))
     Game.objects.filter(pk=game_id).update(
         snapshot=services.snapshot_text(older), snapshot_version=older.version
     )
@@ -116,7 +116,7 @@ def test_a_stale_snapshot_does_not_mislead_an_action(
     assert response.status_code == 409 and response.json()["code"] == "card_already_held"
     act(api, game_id, tokens[seat], {"action": "discard"})
     game = assert_snapshot_is_current(game_id)
-    verify_log(list(services.stored_events(game)))
+    verify_log(log.engine_events(game))
 
 
 @pytest.mark.parametrize(
@@ -185,7 +185,7 @@ def test_game_state_at_an_earlier_version_replays_the_log(
     game = Game.objects.get(pk=game_in_play[0])
     for at in (1, 4, game.version - 1, game.version):
         state = services.game_state(game, at=at)
-        assert state == replay(services.stored_events(game, at))
+        assert state == replay(log.engine_events(game, upto=at))
         assert state.version == at
 
 
@@ -261,6 +261,6 @@ def test_the_long_game_is_a_valid_log_at_its_length(
     short_and_long: tuple[BenchGame, BenchGame],
 ) -> None:
     long = Game.objects.get(pk=short_and_long[1].game_id)
-    state = verify_log(list(services.stored_events(long)))
+    state = verify_log(log.engine_events(long))
     assert state.version == long.version >= 2000 and state.phase != "finished"
     assert state == services.game_state(long)  # from the snapshot

@@ -11,8 +11,8 @@ import pytest
 from django.db import OperationalError, connection
 from rest_framework.test import APIClient
 
-from engine import Reveal, view
-from games import services, store
+from engine import Reveal, replay, view
+from games import log, services, store
 from games.auth import SeatCredential
 from games.models import Game, GameEvent, IdempotentResponse, Seat
 from tests.api.support import (
@@ -276,7 +276,7 @@ def test_the_summary_row_holds_the_totals_and_winners_of_a_finished_game(
 ) -> None:
     game_id, _ = finished_game(api, 3)
     game = Game.objects.get(pk=game_id)  # written by the hand-written append, read by the ORM
-    state = services.replayed_state(game)
+    state = replay(log.engine_events(game))
     assert game.totals == list(state.totals) and len(game.totals) == 3
     assert game.winners == list(state.winners) and game.winners
 

@@ -13,7 +13,7 @@ from django.db import connections
 from rest_framework.test import APIClient
 
 from engine import replay
-from games import services
+from games import log, services
 from games.models import Game, GameEvent
 
 
@@ -108,7 +108,7 @@ def assert_log_intact(game_id: str) -> Game:
         GameEvent.objects.filter(game=game).order_by("sequence").values_list("sequence", flat=True)
     )
     assert sequences == list(range(1, game.version + 1))
-    state = replay(services.stored_events(game))
+    state = replay(log.engine_events(game))
     assert state.version == game.version
     assert (game.status, game.round, game.current_seat) == (
         services.STATUS_OF_PHASE[state.phase],

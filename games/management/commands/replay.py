@@ -8,10 +8,11 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from engine import GameState, evolve
 from engine import events as ev
-from engine.cards import COLUMNS, ROWS
+from engine.cards import COLUMNS, ROWS, cell_index
 from engine.state import EMPTY
+from games import log
 from games.problems import Problem
-from games.services import get_game, stored_events
+from games.services import get_game
 
 
 def _card(value: int | None) -> str:
@@ -21,7 +22,7 @@ def _card(value: int | None) -> str:
 def grid_lines(cells: tuple[int | None, ...]) -> list[str]:
     """A 12-cell grid as 3 text rows of 4 columns."""
     return [
-        " ".join(_card(cells[column * ROWS + row]) for column in range(COLUMNS))
+        " ".join(_card(cells[cell_index(column, row)]) for column in range(COLUMNS))
         for row in range(ROWS)
     ]
 
@@ -38,7 +39,7 @@ class Command(BaseCommand):
         except Problem:
             raise CommandError(f"no game {options['game_id']}") from None
         state = EMPTY
-        for event in stored_events(game):
+        for event in log.engine_events(game):
             line = self.describe(event, state)
             if line:
                 self.stdout.write(line)

@@ -6,9 +6,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.history import audit_events
-from games.models import Game, GameEvent
-from games.problems import Problem
+from engine import Event, RuleError, UnknownEventType
+from engine.audit import InvalidLog, verify_log
+from games import log
+from games.models import Game
 from games.services import STATUS_OF_PHASE
 
 
@@ -40,20 +41,31 @@ class Command(BaseCommand):
 
         (Not `check`: that would shadow `BaseCommand.check`, the system checks every command
         runs first when started from the shell.)"""
-        rows = [
-            {"sequence": seq, "type": kind, "schema_version": version, "data": payload}
-            for seq, kind, version, payload in GameEvent.objects.filter(game=game)
-            .order_by("sequence")
-            .values_list("sequence", "type", "schema_version", "payload")
-        ]
-        if not rows:
+        stored = log.events(game)
+        if not stored:
             return "no events"
         try:
-            _, state = audit_events(rows)
-        except Problem as problem:
-            return problem.problem_detail
+            state = verify_log(_engine_events(stored))
+        except InvalidLog as error:
+            return f"event {error.sequence}: {error.message}"
         if state.version != game.version:
             return f"the log has {state.version} events, the game says version {game.version}"
         if STATUS_OF_PHASE[state.phase] != game.status:
             return f"the log says {state.phase}, the game says {game.status}"
         return None
+
+
+def _engine_events(stored: list[log.StoredEvent]) -> list[Event]:
+    """The log's engine events, numbered 1, 2, 3...: `InvalidLog` names the first event that
+    is missing or that no longer reads as an event (`engine.audit` checks the rest)."""
+    events = []
+    for position, row in enumerate(stored, start=1):
+        if row.sequence != position:
+            raise InvalidLog(position, "sequence_gap", f"missing (the next is {row.sequence})")
+        try:
+            events.append(row.event)
+        except (RuleError, UnknownEventType, KeyError, TypeError, ValueError) as error:
+            raise InvalidLog(
+                position, "malformed_event", f"unreadable {row.type}: {error}"
+            ) from error
+    return events

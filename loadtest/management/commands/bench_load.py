@@ -61,6 +61,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from engine import GreedyPlayer, action_to_data
 from engine.view import view_from_data
 from games.models import Game, GameEvent, IdempotentResponse, Seat
+from games.views import action_segment
 from loadtest.models import Ping
 from loadtest.server import (
     DEFAULT_THREADS,
@@ -79,13 +80,6 @@ from loadtest.server import (
 DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/skyjo_bench"
 GAMES = "/api/v1/games"
 BARE = "/bench/insert"
-ENDPOINTS = {
-    "reveal": "reveal",
-    "draw": "draw",
-    "take_discard": "take-discard",
-    "replace": "replace",
-    "discard": "discard",
-}
 #: Targets on the reference machine (2 cores, PostgreSQL): see docs/PERFORMANCE.md.
 TARGET_RATIO = 0.5
 TARGET_P99_MS = 50.0
@@ -464,7 +458,7 @@ def play_one_game(
                 return
         headers = {"Authorization": f"Bearer {tokens[seat]}"}
         started = time.monotonic()
-        answer = client.post(f"{url}/actions/{ENDPOINTS[kind]}", json=data, headers=headers)
+        answer = client.post(f"{url}/actions/{action_segment(kind)}", json=data, headers=headers)
         finished = time.monotonic()
         last = expect(answer, 200)
         tally.samples.append((finished, finished - started))

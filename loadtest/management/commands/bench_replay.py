@@ -66,15 +66,9 @@ from engine.state import FINISHED, PLAYING
 from engine.view import FACE_UP
 from games import services
 from games.models import Game
+from games.views import action_segment
 
 GAMES = "/api/v1/games"
-ENDPOINTS = {
-    "reveal": "reveal",
-    "draw": "draw",
-    "take_discard": "take-discard",
-    "replace": "replace",
-    "discard": "discard",
-}
 SEATS = 2
 #: High enough that greedy players do not finish a game within the benchmark.
 END_SCORE = 100_000
@@ -201,7 +195,7 @@ class Bench:
 
     def act(self, game: BenchGame) -> float:
         token, choice = self.next_action(game)
-        url = f"{game.url}/actions/{ENDPOINTS[choice['action']]}"
+        url = f"{game.url}/actions/{action_segment(choice['action'])}"
         body = {key: value for key, value in choice.items() if key != "action"}
         elapsed, response = _ms(
             lambda: self.client.post(

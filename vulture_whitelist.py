@@ -1,0 +1,70 @@
+"""What vulture (`make lint`) cannot see used, each with where it is used.
+
+The framework hooks that Django, DRF and drf-spectacular call by their names (`handle`,
+`Meta`, `has_add_permission`...) are ignored by name in pyproject.toml ([tool.vulture]); this
+file lists the rest: what the settings, the URLconf or gunicorn's configuration name by a
+dotted path, and fields only ever read by reflection. (Vulture parses it; it is never run.)
+"""
+
+# ruff: noqa: B018
+
+from engine.state import GameState, Grid
+from engine.view import LastAction
+from games import (
+    apps,
+    auth,
+    event_shapes,
+    middleware,
+    problems,
+    rate_limit_table,
+    renderers,
+    schema,
+    throttling,
+)
+from games.models import Seat
+from games.serializers import GameListSerializer, HistorySerializer, LastActionSerializer
+from games.server_errors import install_in_gunicorn
+from loadtest import apps as loadtest_apps
+from skyjo_service.env import env_bool, env_int, env_list
+
+# Named in skyjo_service/settings.py (INSTALLED_APPS, MIDDLEWARE, REST_FRAMEWORK,
+# SPECTACULAR_SETTINGS), which vulture does not read, like gunicorn.conf.py.
+apps.GamesConfig
+loadtest_apps.LoadtestConfig
+middleware.RequestBodyLimitMiddleware
+auth.SeatTokenAuthentication
+renderers.JSONRenderer
+throttling.AddressRateThrottle
+throttling.SeatTokenRateThrottle
+problems.problem_exception_handler
+schema.add_links
+schema.require_action_bodies
+schema.optional_auth_by_default
+env_bool, env_int, env_list
+install_in_gunicorn
+# Named in skyjo_service/urls.py (handler400, handler500).
+problems.bad_request_view
+problems.server_error_view
+# drf-spectacular registers every subclass of its extension classes.
+schema.ClosedShapeExtension
+event_shapes.OneOfShapesExtension
+
+# Set for their frameworks to read: socketserver; a management command run from code.
+apps.WSGIRequestHandler.disable_nagle_algorithm
+rate_limit_table.CreateCacheTable.verbosity  # set on the command; create_table reads it
+
+# Fields only read by reflection: a NamedTuple's `_asdict()`, a serializer's declared fields
+# (output shapes that document the answers), a model's column shown by the admin.
+LastAction.removed_column, LastAction.final_turns_began
+LastAction.ended_round, LastAction.ended_game
+LastActionSerializer.removed_column, LastActionSerializer.final_turns_began
+LastActionSerializer.ended_round, LastActionSerializer.ended_game
+GameListSerializer.previous
+HistorySerializer.format_version
+schema.ProblemSerializer.current_version, schema.ProblemSerializer.rule_code
+Seat.joined_at
+
+# The engine's inspection API, used by the engine's tests (a cell's state; every card in play,
+# to check that none is ever lost or duplicated).
+Grid.is_up, Grid.is_gone
+GameState.cards_in_play
