@@ -10,7 +10,7 @@ from engine import GameState, evolve
 from engine import events as ev
 from engine.cards import COLUMNS, ROWS
 from engine.state import EMPTY
-from games.problems import Problem
+from games.errors import GameNotFound
 from games.services import get_game, stored_events
 
 
@@ -35,7 +35,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             game = get_game(options["game_id"])
-        except Problem:
+        except GameNotFound:
             raise CommandError(f"no game {options['game_id']}") from None
         state = EMPTY
         for event in stored_events(game):

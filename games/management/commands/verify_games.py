@@ -6,9 +6,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.errors import InvalidHistory
 from games.history import audit_events
 from games.models import Game, GameEvent
-from games.problems import Problem
 from games.services import STATUS_OF_PHASE
 
 
@@ -50,8 +50,8 @@ class Command(BaseCommand):
             return "no events"
         try:
             _, state = audit_events(rows)
-        except Problem as problem:
-            return problem.problem_detail
+        except InvalidHistory as error:
+            return error.detail
         if state.version != game.version:
             return f"the log has {state.version} events, the game says version {game.version}"
         if STATUS_OF_PHASE[state.phase] != game.status:
