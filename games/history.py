@@ -28,8 +28,9 @@ from engine.audit import InvalidLog, verify_log
 from engine.events import GameCreated, PlayerJoined
 
 from . import log
+from .errors import GameNotFinished, InvalidHistory
 from .models import Game, Status
-from .problems import Problem, field_errors
+from .problems import field_errors
 from .serializers import CreateGameSerializer, JoinSerializer, OptionsSerializer, StrictSerializer
 
 FORMAT = "skyjo-history"
@@ -50,11 +51,7 @@ def _timestamp(moment: Any) -> str:
 def export_history(game: Game) -> dict[str, Any]:
     """The complete log of a finished game (409 `game_not_finished` before its end)."""
     if game.status != Status.FINISHED:
-        raise Problem(
-            409,
-            "game_not_finished",
-            "The full history, with every hidden card, is published once the game is finished.",
-        )
+        raise GameNotFinished()
     events: list[dict[str, Any]] = [
         {
             "sequence": stored.sequence,
@@ -87,22 +84,10 @@ def export_history(game: Game) -> dict[str, Any]:
     }
 
 
-def invalid_history(
-    sequence: int | None, code: str, message: str, errors: dict[str, list[str]] | None = None
-) -> Problem:
-    """400 `invalid_history`; with `errors`, the offending fields by their dotted path in the
-    document (`events.0.data.options.end_score`), as `invalid_request` names a request's."""
-    where = f"event {sequence}: " if sequence is not None else ""
-    extra: dict[str, Any] = {"sequence": sequence, "rule_code": code}
-    if errors is not None:
-        extra["errors"] = errors
-    return Problem(400, "invalid_history", f"{where}{message}", **extra)
-
-
-def field_problem(sequence: int | None, code: str, errors: dict[str, list[str]]) -> Problem:
+def field_problem(sequence: int | None, code: str, errors: dict[str, list[str]]) -> InvalidHistory:
     """`invalid_history` naming the first offending field (and listing them all)."""
     path, messages = next(iter(errors.items()))
-    return invalid_history(sequence, code, f"{path}: {messages[0]}", errors)
+    return InvalidHistory(sequence, code, f"{path}: {messages[0]}", errors)
 
 
 def _unknown_keys(found: dict[str, Any], known: frozenset[str], where: str) -> None:
@@ -116,20 +101,20 @@ def _unknown_keys(found: dict[str, Any], known: frozenset[str], where: str) -> N
 def history_events(document: Any) -> list[Any]:
     """The raw events of a history document, after checking its envelope."""
     if not isinstance(document, dict):
-        raise invalid_history(None, "malformed_document", "A history is a JSON object.")
+        raise InvalidHistory(None, "malformed_document", "A history is a JSON object.")
     if document.get("format") != FORMAT:
-        raise invalid_history(None, "unknown_format", f"'format' must be {FORMAT!r}.")
+        raise InvalidHistory(None, "unknown_format", f"'format' must be {FORMAT!r}.")
     version = document.get("format_version")
     if type(version) is not int or version != FORMAT_VERSION:
-        raise invalid_history(
+        raise InvalidHistory(
             None, "unknown_format_version", f"'format_version' must be {FORMAT_VERSION}."
         )
     _unknown_keys(document, DOCUMENT_KEYS, "")
     raw_events = document.get("events")
     if not isinstance(raw_events, list) or not raw_events:
-        raise invalid_history(None, "malformed_document", "'events' must be a non-empty list.")
+        raise InvalidHistory(None, "malformed_document", "'events' must be a non-empty list.")
     if len(raw_events) > MAX_EVENTS:
-        raise invalid_history(None, "too_many_events", f"At most {MAX_EVENTS} events.")
+        raise InvalidHistory(None, "too_many_events", f"At most {MAX_EVENTS} events.")
     return raw_events
 
 
@@ -137,7 +122,7 @@ def game_envelope(document: dict[str, Any]) -> dict[str, Any]:
     """The document's `game` object (empty when absent), with only the format's keys."""
     game = document.get("game", {})
     if not isinstance(game, dict):
-        raise invalid_history(None, "malformed_document", "'game' must be an object.")
+        raise InvalidHistory(None, "malformed_document", "'game' must be an object.")
     _unknown_keys(game, GAME_KEYS, "game.")
     if "seeded" in game and not isinstance(game["seeded"], bool):
         raise field_problem(None, "malformed_document", {"game.seeded": ["Must be a boolean."]})
@@ -188,7 +173,7 @@ def original_created_at(document: dict[str, Any]) -> datetime | None:
         return None
     moment = parse_datetime(raw) if isinstance(raw, str) else None
     if moment is None or moment.tzinfo is None or moment > timezone.now():
-        raise invalid_history(
+        raise InvalidHistory(
             None,
             "malformed_document",
             "'game.created_at' must be a past ISO 8601 time with its UTC offset.",
@@ -203,16 +188,16 @@ def audit_events(raw_events: list[Any]) -> tuple[list[Event], GameState]:
     try:
         state = verify_log(events)
     except InvalidLog as error:
-        raise invalid_history(error.sequence, error.code, error.message) from None
+        raise InvalidHistory(error.sequence, error.code, error.message) from None
     return events, state
 
 
 def parse_event(position: int, raw: Any) -> Event:
     if not isinstance(raw, dict):
-        raise invalid_history(position, "malformed_event", "An event is a JSON object.")
+        raise InvalidHistory(position, "malformed_event", "An event is a JSON object.")
     sequence = raw.get("sequence")
     if type(sequence) is not int or sequence != position:  # not true, nor 1.0, for 1
-        raise invalid_history(
+        raise InvalidHistory(
             position, "sequence_gap", f"Events are numbered 1, 2, 3...; expected {position}."
         )
     unknown = sorted(set(raw) - EVENT_KEYS)
@@ -221,25 +206,25 @@ def parse_event(position: int, raw: Any) -> Event:
         raise field_problem(position, "malformed_event", errors)
     type_name, version, data = raw.get("type"), raw.get("schema_version"), raw.get("data")
     if not isinstance(type_name, str) or not isinstance(data, dict):
-        raise invalid_history(position, "malformed_event", "An event has a 'type' and 'data'.")
+        raise InvalidHistory(position, "malformed_event", "An event has a 'type' and 'data'.")
     if isinstance(version, bool) or not isinstance(version, int):
-        raise invalid_history(position, "malformed_event", "'schema_version' is a whole number.")
+        raise InvalidHistory(position, "malformed_event", "'schema_version' is a whole number.")
     check_limits(position, type_name, version, data)
     try:
         event = event_from_data(type_name, data, version)
     except UnknownEventType:
-        raise invalid_history(
+        raise InvalidHistory(
             position, "unknown_event_type", f"No event type {type_name!r}."
         ) from None
     except RuleError as error:
-        raise invalid_history(position, error.code, f"Bad {type_name} payload: {error}") from None
+        raise InvalidHistory(position, error.code, f"Bad {type_name} payload: {error}") from None
     except (KeyError, TypeError, ValueError) as error:
-        raise invalid_history(
+        raise InvalidHistory(
             position, "malformed_event", f"Bad {type_name} payload: {error}"
         ) from None
     wrong = _wrongly_typed_field(event)
     if wrong is not None:
-        raise invalid_history(
+        raise InvalidHistory(
             position, "malformed_event", f"Bad {type_name} payload: '{wrong}' has the wrong type."
         )
     return event

@@ -8,7 +8,7 @@ from enum import Enum
 from rest_framework.request import Request
 
 from .auth import InvalidCredential, SeatCredential
-from .problems import CHALLENGE, Problem
+from .errors import InvalidRequest, InvalidToken
 
 #: A version as an entity tag (RFC 9110, 8.8.3): strong `"12"`, weak `W/"12"`, or unquoted
 #: `12` (from clients that drop the quotes), spaces or tabs around; ASCII digits only (`\d`
@@ -34,7 +34,7 @@ def seat_credential(request: Request) -> SeatCredential | None:
     """The bearer token presented, if any (checked against a game by the services); 401 for
     an `Authorization` header that is not a well-formed bearer token."""
     if isinstance(request.auth, InvalidCredential):
-        raise Problem(401, "invalid_token", request.auth.reason, headers=CHALLENGE)
+        raise InvalidToken(request.auth.reason)
     return request.auth if isinstance(request.auth, SeatCredential) else None
 
 
@@ -50,9 +50,7 @@ def parse_version_header(request: Request, header: str) -> int | WeakTag | None:
         return None
     match = _ETAG.fullmatch(raw)
     if match is None:
-        raise Problem(
-            400,
-            "invalid_request",
+        raise InvalidRequest(
             f'{header} takes a game version as an ETag, e.g. "12".',
             errors={header: ["Expected a quoted version number."]},
         )
@@ -84,9 +82,7 @@ def idempotency_key(request: Request) -> str | None:
         return None
     key = raw.strip(" \t")
     if _IDEMPOTENCY_KEY.fullmatch(key) is None:
-        raise Problem(
-            400,
-            "invalid_request",
+        raise InvalidRequest(
             f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters "
             "(spaces inside allowed).",
             errors={"Idempotency-Key": ["Invalid key."]},

@@ -31,8 +31,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from .auth import hash_token, new_token
+from .errors import (
+    ConcurrentUpdate,
+    IdempotencyKeyInUse,
+    IdempotencyKeyReused,
+    IdempotencyKeySpent,
+)
 from .models import IdempotentResponse, Seat
-from .problems import Problem
 from .renderers import render_json
 
 T = TypeVar("T")
@@ -110,7 +115,7 @@ def run(
         except IntegrityError as error:
             if not _is_key_collision(error):
                 raise
-    raise Problem(409, "concurrent_update", "Another action changed the game; retry.")
+    raise ConcurrentUpdate()
 
 
 def _is_key_collision(error: IntegrityError) -> bool:
@@ -130,9 +135,7 @@ def earlier_answer(
     if record.request_hash != idempotency.fingerprint:
         if authorize is not None:
             authorize()
-        raise Problem(
-            422, "idempotency_key_reused", "This Idempotency-Key was used for another request."
-        )
+        raise IdempotencyKeyReused()
     body = _with_new_tokens(record, idempotency) if record.token_slots else record.body
     return Answer(record.status_code, body.encode(), record.version, record.game_id, replayed=True)
 
@@ -170,7 +173,7 @@ def _with_new_tokens(record: IdempotentResponse, idempotency: Idempotency) -> st
     """The stored answer with a new token in each slot, each seat's token rotated to it (all
     or none, in the caller's transaction)."""
     if record.updated_at > idempotency.arrived:
-        raise _in_use()
+        raise IdempotencyKeyInUse()
     pieces, slots, last = [], [], 0
     for offset, seat, old_hash in record.token_slots:
         token = new_token()
@@ -183,26 +186,16 @@ def _with_new_tokens(record: IdempotentResponse, idempotency: Idempotency) -> st
     pieces.append(record.body[last:])
     answered = IdempotentResponse.objects.filter(pk=record.pk, updated_at=record.updated_at)
     if answered.update(token_slots=slots, updated_at=timezone.now()) != 1:
-        raise _in_use()
+        raise IdempotencyKeyInUse()
     return "".join(pieces)
 
 
-def _spent_or_in_use(record: IdempotentResponse, idempotency: Idempotency) -> Problem:
+def _spent_or_in_use(
+    record: IdempotentResponse, idempotency: Idempotency
+) -> IdempotencyKeyInUse | IdempotencyKeySpent:
     """A seat's token is not the one the key's last answer gave: another replay of the key is
     giving one right now (in use), or the seat has rotated it since (spent)."""
     now = IdempotentResponse.objects.filter(pk=record.pk).values_list("updated_at", flat=True)
     if now.first() != record.updated_at:
-        return _in_use()
-    return Problem(
-        409,
-        "idempotency_key_spent",
-        "The token this key's answer gave has been replaced since; use the one you hold.",
-    )
-
-
-def _in_use() -> Problem:
-    return Problem(
-        409,
-        "idempotency_key_in_use",
-        "Another request with this Idempotency-Key acted meanwhile; retry this one.",
-    )
+        return IdempotencyKeyInUse()
+    return IdempotencyKeySpent()

@@ -14,6 +14,8 @@ from rest_framework.response import Response
 
 from engine import ALL_RULE_ERRORS, RuleError
 
+from .errors import ServiceError
+
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 #: A 401 names the scheme it wants (RFC 9110, 11.6.1).
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="skyjo"'}
@@ -266,7 +268,8 @@ def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str,
 
 
 class Problem(exceptions.APIException):
-    """An API error with a stable code. Raise it from services and views."""
+    """An HTTP-level error with a stable code, raised by the plumbing below the services
+    (parsers, the problem index); the services raise `games.errors` instead."""
 
     def __init__(
         self,
@@ -345,6 +348,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return problem_response(
             exc.status_code, exc.problem_code, exc.problem_detail, exc.headers, **exc.extra
         )
+    if isinstance(exc, ServiceError):
+        return service_problem(exc)
     if isinstance(exc, RuleError):
         return problem_response(409, exc.code, exc.message)
     if isinstance(exc, exceptions.ValidationError):
@@ -377,6 +382,18 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         code = exc.get_codes() if isinstance(exc.get_codes(), str) else "error"
         return problem_response(exc.status_code, str(code), str(exc.detail))
     return None
+
+
+#: Headers a problem code's answers carry.
+_HEADERS: dict[str, dict[str, str]] = {"invalid_token": CHALLENGE}
+
+
+def service_problem(error: ServiceError) -> Response:
+    """A service's refusal as its problem: the status from the problem table, its fields."""
+    status = PROBLEM_TYPES[error.code].status
+    return problem_response(
+        status, error.code, error.detail, _HEADERS.get(error.code), **error.extra
+    )
 
 
 def _json_problem(status: int, code: str, detail: str) -> JsonResponse:

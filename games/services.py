@@ -24,11 +24,12 @@ import uuid
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 import orjson
 from django.conf import settings
-from django.db import IntegrityError, OperationalError, connection, transaction
+from django.db import IntegrityError, OperationalError
 from django.utils import timezone
 
 from engine import (
@@ -55,6 +56,7 @@ from engine.snapshot import StaleSnapshot, state_from_data, state_to_data
 
 from . import idempotency, log, store
 from .auth import SeatCredential, hash_token, new_token
+from .errors import ConcurrentUpdate, Forbidden, GameNotFound, InvalidToken, VersionMismatch
 from .history import (
     audit_events,
     check_envelope,
@@ -64,7 +66,6 @@ from .history import (
 )
 from .models import Game, Seat, Status
 from .presenters import game_data
-from .problems import CHALLENGE, Problem
 from .warm import WARM
 
 SEED_BITS = 63
@@ -79,17 +80,8 @@ STATUS_OF_PHASE = {
 }
 
 
-class ConcurrentUpdate(Problem):
-    def __init__(self) -> None:
-        super().__init__(409, "concurrent_update", "Another action changed the game; retry.")
-
-
 #: PostgreSQL's serialization failure, deadlock and lock-not-available.
 _CONTENTION_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
-
-
-def game_not_found(game_id: object) -> Problem:
-    return Problem(404, "game_not_found", f"There is no game {game_id}.")
 
 
 # Reading
@@ -99,7 +91,7 @@ def _game_uuid(game_id: object) -> uuid.UUID:
     try:
         return game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
     except ValueError:
-        raise game_not_found(game_id) from None
+        raise GameNotFound(game_id) from None
 
 
 def game_uuid(game_id: object) -> uuid.UUID:
@@ -111,30 +103,24 @@ def get_game(game_id: object) -> Game:
     try:
         return Game.objects.get(pk=_game_uuid(game_id))
     except Game.DoesNotExist:
-        raise game_not_found(game_id) from None
+        raise GameNotFound(game_id) from None
 
 
 def game_and_seat(
-    game_id: object, credential: SeatCredential | None, *, required: bool
+    game_id: object, credential: SeatCredential | None, *, required: bool, for_write: bool = False
 ) -> tuple[Game, int | None]:
-    """The game and the seat `credential` stands for in it (None: a spectator), in one query:
-    404 for no such game, 401 for a token of no seat of it (or none, when `required`)."""
+    """The game and the seat `credential` stands for in it (None: a spectator), in one query
+    (`for_write`: to the write database, for an action to decide on): 404 for no such game,
+    401 for a token of no seat of it (or none, when `required`)."""
     token_hash = None if credential is None else credential.token_hash
-    found = store.fetch_game(_game_uuid(game_id), token_hash)
+    found = store.fetch_game(_game_uuid(game_id), token_hash, for_write=for_write)
     if found is None:
-        raise game_not_found(game_id)
+        raise GameNotFound(game_id)
     game, seat = found
     if credential is None and required:
-        raise Problem(
-            401,
-            "invalid_token",
-            "This needs a seat token: 'Authorization: Bearer'.",
-            headers=CHALLENGE,
-        )
+        raise InvalidToken(InvalidToken.MISSING)
     if credential is not None and seat is None:
-        raise Problem(
-            401, "invalid_token", "This token is not a seat of this game.", headers=CHALLENGE
-        )
+        raise InvalidToken()
     return game, seat
 
 
@@ -162,8 +148,7 @@ def seat_state(game: Game, credential: SeatCredential | None, seat: int | None) 
     """The game's current state, read for `seat` (None: a spectator); this process then
     remembers it for the seat's next action (`games.warm`)."""
     state = game_state(game)
-    if credential is not None and seat is not None:
-        WARM.remember(game, state, credential.token_hash, seat)
+    update_memory(game, seat, credential, state)
     return state
 
 
@@ -235,7 +220,7 @@ def _save_checkpoints_quietly(game: Game, checkpoints: list[tuple[int, str]]) ->
     """Save checkpoints a read passed; a cache, so a write that fails (the database busy with
     another writer) is given up: a later read will save them."""
     try:
-        with transaction.atomic():
+        with store.atomic():
             store.save_checkpoints(game.id, checkpoints)
     except (OperationalError, IntegrityError):
         pass
@@ -315,20 +300,21 @@ def _is_contention(error: OperationalError) -> bool:
     PostgreSQL's serialization failure, deadlock or lock timeout."""
     if getattr(error.__cause__, "sqlstate", None) in _CONTENTION_SQLSTATES:
         return True
-    return connection.vendor == "sqlite" and "locked" in str(error)
+    return store.writer().vendor == "sqlite" and "locked" in str(error)
 
 
 def _is_unique_violation(error: IntegrityError) -> bool:
     """A row another writer inserted first (an event's sequence, a seat, an idempotency key);
     other integrity errors (a CHECK, a foreign key) are bugs, not races."""
-    if connection.vendor == "sqlite":
+    if store.writer().vendor == "sqlite":
         return "UNIQUE constraint failed" in str(error)
     return getattr(error.__cause__, "sqlstate", None) == "23505"
 
 
-def _optimistic(attempt: Callable[[], T], game_id: uuid.UUID | None = None) -> T:
-    """Run `attempt` (read the game, decide, write) until its write lands on the version it
-    read; after `WRITE_ATTEMPTS` lost races, 409 `concurrent_update`.
+def _optimistic(attempt: Callable[[int], T], game_id: uuid.UUID | None = None) -> T:
+    """Run `attempt` (read the game, decide, write; given the number of attempts before it)
+    until its write lands on the version it read; after `WRITE_ATTEMPTS` lost races, 409
+    `concurrent_update`.
 
     The first attempt holds no lock while deciding: its write checks the version it read (and
     the unique (game, sequence) constraint backs that check), so a lone writer costs a read
@@ -341,11 +327,11 @@ def _optimistic(attempt: Callable[[], T], game_id: uuid.UUID | None = None) -> T
     for tries in range(WRITE_ATTEMPTS):
         try:
             if tries and game_id is not None:
-                return _in_turn(game_id, attempt)
+                return _in_turn(game_id, partial(attempt, tries))
             # Within a caller's transaction (a test's, say) a failed attempt is rolled back to
             # a savepoint, so that the next one can run; otherwise none is needed.
-            with transaction.atomic() if connection.in_atomic_block else nullcontext():
-                return attempt()
+            with store.atomic() if store.writer().in_atomic_block else nullcontext():
+                return attempt(tries)
         except VersionMoved:
             continue
         except IntegrityError as error:
@@ -362,14 +348,14 @@ def _in_turn(game_id: uuid.UUID, attempt: Callable[[], T]) -> T:
     """`attempt` in a transaction that first waits for the game's write lock (`store.lock_game`)
     and holds it to the end: no other write of the game can land between its read and its
     write. Taken only after a lost race: the lock is held while the rules decide."""
-    with transaction.atomic():
+    with store.atomic():
         store.lock_game(game_id)
         return attempt()
 
 
 def _atomic(write: Callable[[], T]) -> T:
     """`write`'s statements in one transaction: all of them or none."""
-    with transaction.atomic(savepoint=False):
+    with store.atomic(savepoint=False):
         return write()
 
 
@@ -385,7 +371,7 @@ def create_game(*, seats: int, options: dict[str, Any] | None, seed: int | None)
         append_events(game, EMPTY, events, replay(events))
         return game
 
-    return _optimistic(lambda: _atomic(write))
+    return _optimistic(lambda _: _atomic(write))
 
 
 @dataclass(frozen=True)
@@ -398,7 +384,7 @@ class Joined:
 
 
 def join_game(game_id: object, name: str) -> Joined:
-    def attempt() -> Joined:
+    def attempt(_: int) -> Joined:
         game = get_game(game_id)
         before = game_state(game)
         events, after = act(before, None, Join(name), SeededShuffler(game.seed))
@@ -420,7 +406,7 @@ def own_seat(game_id: object, seat: int, credential: SeatCredential | None) -> G
     403 for another seat's."""
     game, own = game_and_seat(game_id, credential, required=True)
     if own != seat:
-        raise Problem(403, "forbidden", "A seat token may only rotate its own seat's token.")
+        raise Forbidden("A seat token may only rotate its own seat's token.")
     return game
 
 
@@ -445,9 +431,7 @@ def rotate_token(game_id: object, seat: int, credential: SeatCredential | None) 
     rows = Seat.objects.filter(game=game, seat=seat, token_hash=credential.token_hash)
     name = rows.values_list("name", flat=True).first()
     if name is None or rows.update(token_hash=hash_token(token)) != 1:
-        raise Problem(
-            401, "invalid_token", "This token is not a seat of this game.", headers=CHALLENGE
-        )
+        raise InvalidToken()
     return RotatedToken(seat, name, token)
 
 
@@ -484,78 +468,123 @@ def perform_action(
 
     `expected_version` (If-Match) refuses with 412 when the game has moved on.
     `idempotency_key` returns the first answer for a retried identical request (`fingerprint`,
-    the action's `action_fingerprint`, tells an identical one).
+    the action's `action_fingerprint`, tells an identical one). Each attempt loads the game
+    (`load`), then decides and appends (`decide_and_append`); the retry loop (`_optimistic`)
+    starts again from a fresh load when another write landed first.
     """
+    request = SeatAction(
+        _game_uuid(game_id), credential, action, expected_version, idempotency_key, fingerprint
+    )
+    return _optimistic(partial(_attempt_action, request), request.game_id)
 
-    game_uuid = _game_uuid(game_id)
-    tried_warm = idempotency_key is not None  # the key's record needs a read anyway
 
-    def attempt() -> ActionResult:
-        """The first attempt from this process's memory of the game, if it has one; then
-        from fresh reads."""
-        nonlocal tried_warm
-        if not tried_warm and credential is not None:
-            tried_warm = True
-            found = WARM.get(game_uuid, credential.token_hash)
-            if found is not None:
-                return warm_attempt(*found)
-        return fresh_attempt()
+@dataclass(frozen=True)
+class SeatAction:
+    """A seat's action as it was asked for: what each attempt of `perform_action` decides."""
 
-    def fresh_attempt() -> ActionResult:
-        game, seat = game_and_seat(game_uuid, credential, required=True)
-        assert seat is not None and credential is not None
-        keyed = None
-        if idempotency_key is not None:
-            scope = idempotency.seat_scope(game.id, seat)
-            keyed = idempotency.Idempotency(scope, idempotency_key, fingerprint)
-            earlier = idempotency.earlier_answer(keyed)
-            if earlier is not None:
-                version = earlier.version or 0
-                return ActionResult(game, seat, version, earlier.body, replayed=True)
-        if expected_version is not None and expected_version != game.version:
-            raise Problem(
-                412,
-                "version_mismatch",
-                f"The game is at version {game.version}, not {expected_version}.",
-                current_version=game.version,
-            )
-        before = game_state(game)
-        if keyed is None:
-            return decide_and_append(game, seat, before)
-        events, after = act(before, seat, action, SeededShuffler(game.seed))
-        seat_token = (seat, credential.token_hash)
+    game_id: uuid.UUID
+    credential: SeatCredential | None
+    action: TurnAction
+    expected_version: int | None
+    idempotency_key: str | None
+    fingerprint: str
 
-        def write() -> ActionResult:  # the events with the stored answer: both or neither
-            append_events(game, before, events, after, seat_token=seat_token)
-            answer = idempotency.Answer(200, game_data(game, after, seat), after.version, game.id)
-            stored = idempotency.store(keyed, answer)
-            return ActionResult(game, seat, after.version, stored.body)
 
-        result = _atomic(write)
-        WARM.remember(game, after, credential.token_hash, seat)
-        return result
+@dataclass(frozen=True)
+class Loaded:
+    """The acting seat's game and the state it is at: read from the database, or (`warm`)
+    from this process's memory of the game (`games.warm`), which may be out of date."""
 
-    def warm_attempt(game: Game, seat: int, before: GameState) -> ActionResult:
-        """Decided on this process's memory of the game: only a landed write counts; any
-        other outcome is decided again on a fresh read (the next attempt)."""
-        try:
-            if expected_version is not None and expected_version != before.version:
-                raise VersionMoved()
-            return decide_and_append(game, seat, before)
-        except (RuleError, VersionMoved):
-            WARM.forget(game_uuid)
-            raise VersionMoved() from None
+    game: Game
+    seat: int
+    state: GameState
+    warm: bool
 
-    def decide_and_append(game: Game, seat: int, before: GameState) -> ActionResult:
-        """The action decided on `before` and appended in one write that also checks the
-        seat's token; then remembered for the seat's next action."""
-        assert credential is not None
-        events, after = act(before, seat, action, SeededShuffler(game.seed))
-        append_events(game, before, events, after, seat_token=(seat, credential.token_hash))
-        WARM.remember(game, after, credential.token_hash, seat)
-        return ActionResult(game, seat, after.version, game_data(game, after, seat))
 
-    return _optimistic(attempt, game_uuid)
+def _attempt_action(request: SeatAction, tries: int) -> ActionResult:
+    """One attempt: the first from memory when it has the game (a keyed request reads its
+    record anyway), then from fresh reads. Decided on memory, only a landed write counts:
+    any refusal is forgotten and decided again on a fresh read (`VersionMoved`)."""
+    loaded = load(request, warm=tries == 0 and request.idempotency_key is None)
+    try:
+        return decide_and_append(request, loaded)
+    except (RuleError, VersionMismatch, VersionMoved):
+        if not loaded.warm:
+            raise
+        update_memory(loaded.game, loaded.seat, request.credential, None)
+        raise VersionMoved() from None
+
+
+def load(request: SeatAction, *, warm: bool) -> Loaded:
+    """The acting seat's game and state: from memory if `warm` and it has them, else read
+    (404 for no such game, 401 for a token of no seat of it)."""
+    if warm and request.credential is not None:
+        found = WARM.get(request.game_id, request.credential.token_hash)
+        if found is not None:
+            return Loaded(*found, warm=True)
+    game, seat = game_and_seat(request.game_id, request.credential, required=True, for_write=True)
+    assert seat is not None
+    return Loaded(game, seat, game_state(game), warm=False)
+
+
+def decide_and_append(request: SeatAction, loaded: Loaded) -> ActionResult:
+    """The stored answer to a retried keyed request; else the action decided on the loaded
+    state and appended in one write that also checks the seat's token (with the answer
+    stored for its key, both or neither), and remembered for the seat's next action."""
+    keyed = _keyed(request, loaded)
+    earlier = None if keyed is None else idempotency.earlier_answer(keyed)
+    if earlier is not None:
+        version = earlier.version or 0
+        return ActionResult(loaded.game, loaded.seat, version, earlier.body, replayed=True)
+    _check_version(request.expected_version, loaded.game)
+    game, seat, before = loaded.game, loaded.seat, loaded.state
+    assert request.credential is not None  # `load` found the seat of its token
+    events, after = act(before, seat, request.action, SeededShuffler(game.seed))
+    with nullcontext() if keyed is None else store.atomic(savepoint=False):
+        append_events(game, before, events, after, seat_token=(seat, request.credential.token_hash))
+        body = _answer(keyed, game, after, seat)
+    update_memory(game, seat, request.credential, after)
+    return ActionResult(game, seat, after.version, body)
+
+
+def _keyed(request: SeatAction, loaded: Loaded) -> idempotency.Idempotency | None:
+    """The request's Idempotency-Key in the acting seat's scope (None without a key)."""
+    if request.idempotency_key is None:
+        return None
+    scope = idempotency.seat_scope(loaded.game.id, loaded.seat)
+    return idempotency.Idempotency(scope, request.idempotency_key, request.fingerprint)
+
+
+def _check_version(expected: int | None, game: Game) -> None:
+    """412 `version_mismatch` when If-Match named another version than the game's."""
+    if expected is not None and expected != game.version:
+        detail = f"The game is at version {game.version}, not {expected}."
+        raise VersionMismatch(game.version, detail)
+
+
+def _answer(
+    keyed: idempotency.Idempotency | None, game: Game, after: GameState, seat: int
+) -> dict[str, Any] | bytes:
+    """The seat's new view; with a key, stored (in the caller's transaction) and rendered."""
+    body = game_data(game, after, seat)
+    if keyed is None:
+        return body
+    answer = idempotency.Answer(200, body, after.version, game.id)
+    return idempotency.store(keyed, answer).body
+
+
+def update_memory(
+    game: Game, seat: int | None, credential: SeatCredential | None, state: GameState | None
+) -> None:
+    """The one place this process's memory of warm games (`games.warm`) changes: `state` is
+    the game's, read or written for the seat of `credential`; None forgets the game (it led
+    an action astray)."""
+    if credential is None or seat is None:
+        return
+    if state is None:
+        WARM.forget(game.id)
+    else:
+        WARM.remember(game, state, credential.token_hash, seat)
 
 
 @dataclass(frozen=True)
@@ -605,4 +634,4 @@ def import_history(document: Any, audited: tuple[list[Event], GameState] | None 
         append_events(game, EMPTY, events, state)
         return Imported(game, state, [] if finished else tokens)
 
-    return _optimistic(lambda: _atomic(write))
+    return _optimistic(lambda _: _atomic(write))

@@ -7,7 +7,11 @@ SQLite and PostgreSQL both run (the whole suite runs on both); everything else (
 and seats, listings, histories, the admin) stays on the ORM.
 
 Values are converted with Django's own adapters and converters, so the rows written here are
-exactly the ones the ORM would write and read back.
+exactly the ones the ORM would write and read back (tests/games/test_store.py compares them,
+statement by statement, on both databases). Statements go to the database the models' router
+names, as the ORM's would: writes, and the reads an action decides on, to `db_for_write`;
+other reads to `db_for_read` (a replica, say). Parameters are named by column, never placed by
+position against a list kept elsewhere.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from django.db import connection, transaction
+from django.db import connections, router, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field
 
 from .models import Game, GameCheckpoint, GameEvent, Seat
@@ -29,43 +34,63 @@ from .models import Game, GameCheckpoint, GameEvent, Seat
 _GAME_FIELDS: list[Field[Any, Any]] = list(Game._meta.concrete_fields)
 _GAME_ATTNAMES = [field.attname for field in _GAME_FIELDS]
 _EVENT_COLUMNS = ("game", "sequence", "type", "schema_version", "payload", "created_at")
+#: An event's own values, with their PostgreSQL types (for a VALUES list of parameters).
+_EVENT_VALUES = {"sequence": "integer", "type": "varchar", "schema_version": "smallint"}
 #: Rows per INSERT: SQLite accepts 999 parameters per statement, six per event.
 _EVENTS_PER_INSERT = 150
 #: Checkpoint rows per INSERT (three parameters each).
 _CHECKPOINTS_PER_INSERT = 300
-#: The game row's columns an append sets, in its statements' order.
-_MOVED = (
-    "version",
-    "status",
-    "round",
-    "current_seat",
-    "players_joined",
-    "totals",
-    "winners",
-    "updated_at",
-    "snapshot",
-    "snapshot_version",
-)
+
+
+# Which database
+
+
+def write_alias() -> str:
+    """The database the router sends the games' writes to (and the reads they decide on)."""
+    return str(router.db_for_write(Game))
+
+
+def writer() -> BaseDatabaseWrapper:
+    """This thread's connection to the games' write database."""
+    return connections[write_alias()]
+
+
+def reader() -> BaseDatabaseWrapper:
+    """This thread's connection to the database the router sends the games' reads to."""
+    return connections[str(router.db_for_read(Game))]
+
+
+def atomic(*, savepoint: bool = True) -> transaction.Atomic:
+    """A transaction on the games' write database: its statements all land or none."""
+    return transaction.atomic(using=write_alias(), savepoint=savepoint)
+
+
+# The statements, by database vendor (they name tables and columns in standard double quotes,
+# which both databases take)
+
+
+def _q(name: str) -> str:
+    return f'"{name}"'
 
 
 def _quoted(model: Any, name: str | None = None) -> str:
     """The quoted name of `model`'s table, or of its field `name`'s column."""
     meta = model._meta
-    return connection.ops.quote_name(meta.db_table if name is None else meta.get_field(name).column)
+    return _q(meta.db_table if name is None else meta.get_field(name).column)
 
 
 @functools.cache
 def _fetch_sql(vendor: str, with_token: bool) -> str:
     game, seats = _quoted(Game), _quoted(Seat)
-    columns = ", ".join(f"{game}.{connection.ops.quote_name(f.column)}" for f in _GAME_FIELDS)
+    columns = ", ".join(f"{game}.{_q(f.column)}" for f in _GAME_FIELDS)
     seat = "NULL"
     if with_token:
         seat = (
             f"(SELECT {_quoted(Seat, 'seat')} FROM {seats} "
             f"WHERE {seats}.{_quoted(Seat, 'game')} = {game}.{_quoted(Game, 'id')} "
-            f"AND {_quoted(Seat, 'token_hash')} = %s)"
+            f"AND {_quoted(Seat, 'token_hash')} = %(token_hash)s)"
         )
-    return f"SELECT {columns}, {seat} FROM {game} WHERE {_quoted(Game, 'id')} = %s"
+    return f"SELECT {columns}, {seat} FROM {game} WHERE {_quoted(Game, 'id')} = %(game)s"
 
 
 @functools.cache
@@ -92,7 +117,7 @@ def _nearest_checkpoint_sql(vendor: str) -> str:
     game, version, state = (_quoted(GameCheckpoint, name) for name in ("game", "version", "state"))
     return (
         f"SELECT {version}, {state} FROM {_quoted(GameCheckpoint)} "
-        f"WHERE {game} = %s AND {version} <= %s ORDER BY {version} DESC LIMIT 1"
+        f"WHERE {game} = %(game)s AND {version} <= %(at)s ORDER BY {version} DESC LIMIT 1"
     )
 
 
@@ -107,10 +132,11 @@ def _read_events_sql(vendor: str, columns: tuple[str, ...], bounded: bool, limit
     game, sequence = _quoted(GameEvent, "game"), _quoted(GameEvent, "sequence")
     selected = ", ".join(_quoted(GameEvent, name) for name in columns)
     return (
-        f"SELECT {selected} FROM {_quoted(GameEvent)} WHERE {game} = %s AND {sequence} > %s"
-        + (f" AND {sequence} <= %s" if bounded else "")
+        f"SELECT {selected} FROM {_quoted(GameEvent)} WHERE {game} = %(game)s"
+        f" AND {sequence} > %(after)s"
+        + (f" AND {sequence} <= %(upto)s" if bounded else "")
         + f" ORDER BY {sequence}"
-        + (" LIMIT %s" if limited else "")
+        + (" LIMIT %(limit)s" if limited else "")
     )
 
 
@@ -120,78 +146,126 @@ def _lock_sql(vendor: str) -> str:
 
 
 @functools.cache
-def _move_sql(vendor: str, checks_token: bool) -> str:
-    assignments = ", ".join(f"{_quoted(Game, name)} = %s" for name in _MOVED)
+def _move_sql(vendor: str, columns: tuple[str, ...], checks_token: bool) -> str:
+    """UPDATE the game row's `columns` (each set from the parameter of its name) if the game is
+    at `from_version` (and, `checks_token`, the seat `seat` has the token `token_hash`)."""
+    assignments = ", ".join(f"{_quoted(Game, name)} = %({name})s" for name in columns)
     game, seats = _quoted(Game), _quoted(Seat)
     token = (
         f" AND EXISTS (SELECT 1 FROM {seats} WHERE {seats}.{_quoted(Seat, 'game')} = "
-        f"{game}.{_quoted(Game, 'id')} AND {_quoted(Seat, 'seat')} = %s "
-        f"AND {_quoted(Seat, 'token_hash')} = %s)"
+        f"{game}.{_quoted(Game, 'id')} AND {_quoted(Seat, 'seat')} = %(seat)s "
+        f"AND {_quoted(Seat, 'token_hash')} = %(token_hash)s)"
     )
     return (
         f"UPDATE {game} SET {assignments} "
-        f"WHERE {_quoted(Game, 'id')} = %s AND {_quoted(Game, 'version')} = %s"
+        f"WHERE {_quoted(Game, 'id')} = %(game)s AND {_quoted(Game, 'version')} = %(from_version)s"
         + (token if checks_token else "")
     )
 
 
 @functools.cache
-def _move_and_insert_sql(vendor: str, rows: int, checks_token: bool) -> str:
+def _move_and_insert_sql(
+    vendor: str, columns: tuple[str, ...], rows: int, checks_token: bool
+) -> str:
     """PostgreSQL: the UPDATE that checks the version, and the INSERT of the events only if it
-    matched, as one statement (atomic on its own)."""
+    matched, as one statement (atomic on its own). Event `i`'s values are the parameters
+    `e{i}_sequence`, `e{i}_type`, `e{i}_schema_version` and `e{i}_payload`."""
     id_column = _quoted(Game, "id")
-    columns = ", ".join(_quoted(GameEvent, name) for name in _EVENT_COLUMNS)
-    typed_row = "(%s::integer, %s::varchar, %s::smallint, %s::jsonb)"
+    names = [*_EVENT_VALUES, "payload"]
+    typed = {**_EVENT_VALUES, "payload": "jsonb"}
+    values = ", ".join(
+        "(" + ", ".join(f"%(e{row}_{name})s::{typed[name]}" for name in names) + ")"
+        for row in range(rows)
+    )
     return (
-        f"WITH moved AS ({_move_sql(vendor, checks_token)} RETURNING {id_column}) "
-        f"INSERT INTO {_quoted(GameEvent)} ({columns}) "
-        f"SELECT moved.{id_column}, e.sequence, e.type, e.schema_version, e.payload, "
-        f"%s::timestamptz FROM moved CROSS JOIN (VALUES {', '.join([typed_row] * rows)}) "
-        f"AS e (sequence, type, schema_version, payload)"
+        f"WITH moved AS ({_move_sql(vendor, columns, checks_token)} RETURNING {id_column}) "
+        f"INSERT INTO {_quoted(GameEvent)} "
+        f"({', '.join(_quoted(GameEvent, name) for name in _EVENT_COLUMNS)}) "
+        f"SELECT moved.{id_column}, {', '.join(f'e.{name}' for name in names)}, "
+        f"%(created_at)s::timestamptz FROM moved CROSS JOIN (VALUES {values}) "
+        f"AS e ({', '.join(names)})"
     )
 
 
-@functools.cache
-def _converted_fields(vendor: str) -> tuple[int, ...]:
-    """Which of the game's columns the ORM converts when reading them on this database."""
-    return tuple(i for i, field in enumerate(_GAME_FIELDS) if _converters(field)[1])
+# Values as the ORM converts them
 
 
-def _converters(field: Field[Any, Any]) -> tuple[Any, list[Any]]:
+#: By database vendor: which of the game's columns the ORM converts when reading them.
+_CONVERTED_FIELDS: dict[str, tuple[int, ...]] = {}
+
+
+def _converted_fields(db: BaseDatabaseWrapper) -> tuple[int, ...]:
+    """Which of the game's columns the ORM converts when reading them from `db` (the same for
+    every database of its vendor)."""
+    found = _CONVERTED_FIELDS.get(db.vendor)
+    if found is None:
+        found = tuple(i for i, field in enumerate(_GAME_FIELDS) if _converters(field, db)[1])
+        _CONVERTED_FIELDS[db.vendor] = found
+    return found
+
+
+def _converters(field: Field[Any, Any], db: BaseDatabaseWrapper) -> tuple[Any, list[Any]]:
     """The column expression of `field` and the converters the ORM applies to its values."""
-    column = field.get_col(Game._meta.db_table)
-    return column, [*connection.ops.get_db_converters(column), *field.get_db_converters(connection)]
+    column = field.get_col(field.model._meta.db_table)
+    return column, [*db.ops.get_db_converters(column), *field.get_db_converters(db)]
 
 
-def _game_from_row(row: Sequence[Any]) -> Game:
+def _converted(field: Field[Any, Any], value: Any, db: BaseDatabaseWrapper) -> Any:
+    """A column's value as the database returned it, converted as the ORM would."""
+    column, converters = _converters(field, db)
+    for convert in converters:
+        value = convert(value, column, db)
+    return value
+
+
+def _game_from_row(row: Sequence[Any], db: BaseDatabaseWrapper) -> Game:
     """A `Game` from its columns as the database returns them (converted as the ORM would)."""
     values = list(row)
-    for index in _converted_fields(connection.vendor):
-        column, converters = _converters(_GAME_FIELDS[index])
-        for convert in converters:
-            values[index] = convert(values[index], column, connection)
-    return Game.from_db(connection.alias, _GAME_ATTNAMES, values)
+    for index in _converted_fields(db):
+        values[index] = _converted(_GAME_FIELDS[index], values[index], db)
+    return Game.from_db(db.alias, _GAME_ATTNAMES, values)
 
 
-def _game_id(game_id: uuid.UUID) -> Any:
-    return Game._meta.pk.get_db_prep_value(game_id, connection)
+def _game_id(game_id: uuid.UUID, db: BaseDatabaseWrapper) -> Any:
+    return Game._meta.pk.get_db_prep_value(game_id, db)
 
 
-def fetch_game(game_id: uuid.UUID, token_hash: str | None) -> tuple[Game, int | None] | None:
+# Reading
+
+
+def fetch_game(
+    game_id: uuid.UUID, token_hash: str | None, *, for_write: bool = False
+) -> tuple[Game, int | None] | None:
     """The game (None if there is none) and the seat whose token has `token_hash` (None if no
-    seat of this game has it), in one statement.
+    seat of this game has it), in one statement; `for_write`: from the write database (an
+    action decides on it).
 
     Looking the seat up by the token's hash is safe against timing attacks: the hash of an
     unknown 256-bit token cannot be steered towards a stored one.
     """
-    sql = _fetch_sql(connection.vendor, token_hash is not None)
-    params = [_game_id(game_id)] if token_hash is None else [token_hash, _game_id(game_id)]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    db = writer() if for_write else reader()
+    params = {"game": _game_id(game_id, db)}
+    if token_hash is not None:
+        params["token_hash"] = token_hash
+    with db.cursor() as cursor:
+        cursor.execute(_fetch_sql(db.vendor, token_hash is not None), params)
         row = cursor.fetchone()
     if row is None:
         return None
-    return _game_from_row(row[:-1]), row[-1]
+    return _game_from_row(row[:-1], db), row[-1]
+
+
+def nearest_checkpoint(game_id: uuid.UUID, at: int) -> tuple[int, str] | None:
+    """The game's checkpoint (version, snapshot text) at version `at` or the closest before it."""
+    db = reader()
+    params = {"game": _game_id(game_id, db), "at": at}
+    with db.cursor() as cursor:
+        cursor.execute(_nearest_checkpoint_sql(db.vendor), params)
+        row = cursor.fetchone()
+    return None if row is None else (row[0], row[1])
+
+
+# Writing
 
 
 @dataclass(frozen=True)
@@ -217,6 +291,38 @@ class Summary:
     snapshot: str  # engine.snapshot as JSON text
 
 
+def moved_columns(summary: Summary, at: datetime, db: BaseDatabaseWrapper) -> dict[str, Any]:
+    """The game row's columns an append sets, by name, adapted for `db` as the ORM would."""
+    return {
+        "version": summary.version,
+        "status": summary.status,
+        "round": summary.round,
+        "current_seat": summary.current_seat,
+        "players_joined": summary.players_joined,
+        "totals": _json_column("totals", summary.totals, db),
+        "winners": _json_column("winners", summary.winners, db),
+        "updated_at": db.ops.adapt_datetimefield_value(at),
+        "snapshot": summary.snapshot,
+        "snapshot_version": summary.version,
+    }
+
+
+@dataclass(frozen=True)
+class _Append:
+    """One append's values, adapted for its database: the UPDATE's parameters by name (the
+    moved columns, `game`, `from_version`, and `seat`, `token_hash` when it checks a token)."""
+
+    db: BaseDatabaseWrapper
+    game: Any
+    from_version: int
+    events: Sequence[NewEvent]
+    move: dict[str, Any]
+    moved_columns: tuple[str, ...]
+    checks_token: bool
+    created_at: Any
+    checkpoints: Sequence[tuple[int, str]]
+
+
 def append(
     game_id: uuid.UUID,
     from_version: int,
@@ -240,81 +346,105 @@ def append(
     """
     if not events:
         raise ValueError("an append holds at least one event")
-    moment = connection.ops.adapt_datetimefield_value(at)
-    move = [
-        summary.version,
-        summary.status,
-        summary.round,
-        summary.current_seat,
-        summary.players_joined,
-        _json_column("totals", summary.totals),
-        _json_column("winners", summary.winners),
-        moment,
-        summary.snapshot,
-        summary.version,
-        _game_id(game_id),
-        from_version,
-        *(seat_token or ()),
-    ]
-    # With the UPDATE, PostgreSQL inserts the first events; any others follow in the same
-    # transaction (a long history being imported).
-    along = events[:_EVENTS_PER_INSERT] if _one_statement() else []
-    single = len(along) == len(events) and not checkpoints
-    with nullcontext() if single else transaction.atomic(savepoint=False):
-        with connection.cursor() as cursor:
-            if along:
-                params = [*move, moment]
-                for sequence, event in enumerate(along, start=from_version + 1):
-                    params += [sequence, event.type, event.schema_version, _json(event.payload)]
-                sql = _move_and_insert_sql(connection.vendor, len(along), seat_token is not None)
-                cursor.execute(sql, params)
-                moved = cursor.rowcount == len(along)
-            else:
-                cursor.execute(_move_sql(connection.vendor, seat_token is not None), move)
-                moved = cursor.rowcount == 1
+    db = writer()
+    columns = moved_columns(summary, at, db)
+    game = _game_id(game_id, db)
+    seat, token_hash = seat_token or (None, None)
+    move = {**columns, "game": game, "from_version": from_version}
+    if seat_token is not None:
+        move |= {"seat": seat, "token_hash": token_hash}
+    created_at = db.ops.adapt_datetimefield_value(at)
+    job = _Append(
+        db, game, from_version, events, move, tuple(columns), seat_token is not None,
+        created_at, checkpoints,
+    )  # fmt: skip
+    return _APPENDERS[db.vendor](job)
+
+
+def _append_postgresql(job: _Append) -> bool:
+    """The UPDATE and the first events' INSERT as one statement; any further events (a long
+    history being imported) and checkpoints follow in the same transaction."""
+    along = job.events[:_EVENTS_PER_INSERT]
+    single = len(along) == len(job.events) and not job.checkpoints
+    params = {**job.move, "created_at": job.created_at}
+    for row, event in enumerate(along):
+        params |= {
+            f"e{row}_sequence": job.from_version + 1 + row,
+            f"e{row}_type": event.type,
+            f"e{row}_schema_version": event.schema_version,
+            f"e{row}_payload": _json(event.payload),
+        }
+    sql = _move_and_insert_sql(job.db.vendor, job.moved_columns, len(along), job.checks_token)
+    with nullcontext() if single else transaction.atomic(using=job.db.alias, savepoint=False):
+        with job.db.cursor() as cursor:
+            cursor.execute(sql, params)
+            moved = cursor.rowcount == len(along)
         if moved and not single:
-            _insert(game_id, from_version + 1 + len(along), events[len(along) :], at)
-            save_checkpoints(game_id, checkpoints)
+            _insert(job, job.from_version + 1 + len(along), job.events[len(along) :])
+            _save_checkpoints(job.db, job.game, job.checkpoints)
     return moved
 
 
-def _one_statement() -> bool:
-    """Whether this database runs an UPDATE and an INSERT as one statement (a data-modifying
-    WITH, which SQLite lacks)."""
-    return connection.vendor == "postgresql"
+def _append_sqlite(job: _Append) -> bool:
+    """The UPDATE, then the events' INSERT and the checkpoints, in one transaction (IMMEDIATE:
+    it takes the database's write lock first)."""
+    sql = _move_sql(job.db.vendor, job.moved_columns, job.checks_token)
+    with transaction.atomic(using=job.db.alias, savepoint=False):
+        with job.db.cursor() as cursor:
+            cursor.execute(sql, job.move)
+            moved = cursor.rowcount == 1
+        if moved:
+            _insert(job, job.from_version + 1, job.events)
+            _save_checkpoints(job.db, job.game, job.checkpoints)
+    return moved
 
 
-def _insert(
-    game_id: uuid.UUID, first_sequence: int, events: Sequence[NewEvent], at: datetime
-) -> None:
+#: The appender of each database the service runs on.
+_APPENDERS: dict[str, Callable[[_Append], bool]] = {
+    "postgresql": _append_postgresql,
+    "sqlite": _append_sqlite,
+}
+
+
+def _insert(job: _Append, first_sequence: int, events: Sequence[NewEvent]) -> None:
     """INSERT `events` from `first_sequence` on, in statements of at most 999 parameters."""
-    game = _game_id(game_id)
-    created_at = connection.ops.adapt_datetimefield_value(at)
-    with connection.cursor() as cursor:
+    with job.db.cursor() as cursor:
         for start in range(0, len(events), _EVENTS_PER_INSERT):
             batch = events[start : start + _EVENTS_PER_INSERT]
             params: list[Any] = []
             for sequence, event in enumerate(batch, start=first_sequence + start):
-                params += [
-                    game,
-                    sequence,
-                    event.type,
-                    event.schema_version,
-                    _json(event.payload),
-                    created_at,
-                ]
-            cursor.execute(_insert_sql(connection.vendor, len(batch)), params)
+                row = _event_row(job.game, sequence, event, job.created_at)
+                params += [row[name] for name in _EVENT_COLUMNS]
+            cursor.execute(_insert_sql(job.db.vendor, len(batch)), params)
+
+
+def _event_row(game: Any, sequence: int, event: NewEvent, created_at: Any) -> dict[str, Any]:
+    """An event's row, by column name."""
+    return {
+        "game": game,
+        "sequence": sequence,
+        "type": event.type,
+        "schema_version": event.schema_version,
+        "payload": _json(event.payload),
+        "created_at": created_at,
+    }
 
 
 def save_checkpoints(game_id: uuid.UUID, checkpoints: Sequence[tuple[int, str]]) -> None:
     """Store `checkpoints` (version, snapshot text) of the game, in statements of at most 999
     parameters (a long history being imported has one every `REPLAY_CHECKPOINT_EVERY` events)."""
-    game = _game_id(game_id)
-    with connection.cursor() as cursor:
+    db = writer()
+    _save_checkpoints(db, _game_id(game_id, db), checkpoints)
+
+
+def _save_checkpoints(
+    db: BaseDatabaseWrapper, game: Any, checkpoints: Sequence[tuple[int, str]]
+) -> None:
+    with db.cursor() as cursor:
         for start in range(0, len(checkpoints), _CHECKPOINTS_PER_INSERT):
             batch = checkpoints[start : start + _CHECKPOINTS_PER_INSERT]
             params = [value for version, text in batch for value in (game, version, text)]
-            cursor.execute(_checkpoint_sql(connection.vendor, len(batch)), params)
+            cursor.execute(_checkpoint_sql(db.vendor, len(batch)), params)
 
 
 def lock_game(game_id: uuid.UUID) -> None:
@@ -324,18 +454,11 @@ def lock_game(game_id: uuid.UUID) -> None:
     the game, a seat or an event, are not held up). SQLite: nothing to do, a transaction there
     is IMMEDIATE and already holds the database's one write lock.
     """
-    if connection.vendor != "postgresql":
+    db = writer()
+    if db.vendor != "postgresql":
         return
-    with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(connection.vendor), [_game_id(game_id)])
-
-
-def nearest_checkpoint(game_id: uuid.UUID, at: int) -> tuple[int, str] | None:
-    """The game's checkpoint (version, snapshot text) at version `at` or the closest before it."""
-    with connection.cursor() as cursor:
-        cursor.execute(_nearest_checkpoint_sql(connection.vendor), [_game_id(game_id), at])
-        row = cursor.fetchone()
-    return None if row is None else (row[0], row[1])
+    with db.cursor() as cursor:
+        cursor.execute(_lock_sql(db.vendor), [_game_id(game_id, db)])
 
 
 def read_events(
@@ -361,23 +484,22 @@ def read_payloads(game_id: uuid.UUID, after: int, upto: int | None) -> list[tupl
 def _read(
     columns: tuple[str, ...], game_id: uuid.UUID, after: int, upto: int | None, limit: int | None
 ) -> list[tuple[Any, ...]]:
-    params = [_game_id(game_id), after]
-    params += [] if upto is None else [upto]
-    params += [] if limit is None else [limit]
-    sql = _read_events_sql(connection.vendor, columns, upto is not None, limit is not None)
-    with connection.cursor() as cursor:
+    db = reader()
+    params = {"game": _game_id(game_id, db), "after": after, "upto": upto, "limit": limit}
+    sql = _read_events_sql(db.vendor, columns, upto is not None, limit is not None)
+    with db.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
 
 
 def _event_time_converter() -> Callable[[Any], datetime]:
     """A stored event's time as the ORM reads it (SQLite hands back a naive UTC datetime)."""
-    column = GameEvent._meta.get_field("created_at").get_col(GameEvent._meta.db_table)
-    converters = connection.ops.get_db_converters(column)
+    db = reader()
+    column, converters = _converters(GameEvent._meta.get_field("created_at"), db)
 
     def convert(value: Any) -> datetime:
         for converter in converters:
-            value = converter(value, column, connection)
+            value = converter(value, column, db)
         return value
 
     return convert
@@ -389,12 +511,12 @@ def _from_json(value: Any) -> Any:
     return orjson.loads(value) if isinstance(value, (str, bytes)) else value
 
 
-def _json_column(name: str, value: Any) -> Any:
+def _json_column(name: str, value: Any, db: BaseDatabaseWrapper) -> Any:
     """`value` for the game's JSON column `name`, adapted as the ORM adapts it (None: NULL)."""
-    return Game._meta.get_field(name).get_db_prep_save(value, connection)
+    return Game._meta.get_field(name).get_db_prep_save(value, db)
 
 
 def _json(value: Any) -> str:
     """JSON text for a JSON column (PostgreSQL's jsonb takes it as a literal; SQLite stores
-    it as text), as compact as Django's encoder writes it and faster."""
+    it as text): the value Django's encoder writes, without its spaces, and faster."""
     return orjson.dumps(value).decode()

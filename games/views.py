@@ -28,6 +28,7 @@ from engine.options import MAX_SEATS, MIN_SEATS
 
 from . import idempotency, log, services
 from .auth import SeatCredential
+from .errors import InvalidRequest, VersionMismatch
 from .http import (
     WeakTag,
     etag,
@@ -38,7 +39,6 @@ from .http import (
 )
 from .models import Game, Status
 from .presenters import game_data, game_summary
-from .problems import Problem
 from .schema import (
     CREATE_EXAMPLE,
     ETAG,
@@ -297,9 +297,7 @@ class GameDetailView(PerViewerView):
             at = query.validated_data.get("at")
         if at is not None:
             if at > game.version:
-                raise Problem(
-                    400,
-                    "invalid_request",
+                raise InvalidRequest(
                     f"The game has {game.version} events.",
                     errors={"at": [f"Ensure this value is at most {game.version}."]},
                 )
@@ -359,22 +357,21 @@ def _authenticated_before_bad_request(request: Request, game_id: str) -> Iterato
     The checks cost nothing on the usual path; the services check again when they act."""
     try:
         yield
-    except APIException as error:
-        if error.status_code in (http.HTTP_400_BAD_REQUEST, http.HTTP_415_UNSUPPORTED_MEDIA_TYPE):
+    except (APIException, InvalidRequest) as error:
+        malformed = (http.HTTP_400_BAD_REQUEST, http.HTTP_415_UNSUPPORTED_MEDIA_TYPE)
+        if isinstance(error, InvalidRequest) or error.status_code in malformed:
             services.game_and_seat(game_id, seat_credential(request), required=True)
         raise
 
 
-def _weak_tag_mismatch(game_id: str, request: Request) -> Problem:
+def _weak_tag_mismatch(game_id: str, request: Request) -> VersionMismatch:
     """412 for an If-Match weak tag, which matches no version (RFC 9110, 13.1.1); after the
     game and the token are checked, as for a version that is not the current one."""
     game, _ = services.game_and_seat(game_id, seat_credential(request), required=True)
-    return Problem(
-        412,
-        "version_mismatch",
+    return VersionMismatch(
+        game.version,
         f"A weak tag never matches in If-Match; the game is at version {game.version}: send its "
         f'ETag as it came, "{game.version}".',
-        current_version=game.version,
     )
 
 

@@ -19,12 +19,11 @@ import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from django.conf import settings
+
 from engine import GameState
 
 from .models import Game
-
-#: Games remembered per process (a state is a few kilobytes).
-CAPACITY = 2048
 
 
 @dataclass
@@ -35,15 +34,20 @@ class _Entry:
 
 
 class WarmGames:
-    """The memory itself: least recently used games are forgotten first. Thread-safe."""
+    """The memory itself: least recently used games are forgotten first. Thread-safe.
 
-    def __init__(self, capacity: int = CAPACITY) -> None:
+    Its capacity is `capacity` games, or (None) the `SKYJO_WARM_GAMES` setting's, read at
+    each use so that a test may change it; 0 remembers nothing."""
+
+    def __init__(self, capacity: int | None = None) -> None:
         self._capacity = capacity
         self._entries: OrderedDict[uuid.UUID, _Entry] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, game_id: uuid.UUID, token_hash: str) -> tuple[Game, int, GameState] | None:
         """The game (a copy), the token's seat and the state, if this process knows them."""
+        if not self.capacity:
+            return None
         with self._lock:
             entry = self._entries.get(game_id)
             if entry is None or token_hash not in entry.seats:
@@ -53,7 +57,8 @@ class WarmGames:
 
     def remember(self, game: Game, state: GameState, token_hash: str, seat: int) -> None:
         """`game` is at `state` (just read or written), and `token_hash` is `seat`'s."""
-        if state.version != game.version:
+        capacity = self.capacity
+        if state.version != game.version or not capacity:
             return
         with self._lock:
             entry = self._entries.get(game.id)
@@ -63,8 +68,13 @@ class WarmGames:
                 entry.game, entry.state = copy.copy(game), state
             entry.seats[token_hash] = seat
             self._entries.move_to_end(game.id)
-            while len(self._entries) > self._capacity:
+            while len(self._entries) > capacity:
                 self._entries.popitem(last=False)
+
+    @property
+    def capacity(self) -> int:
+        """Games remembered at most (0: the memory is off)."""
+        return settings.SKYJO_WARM_GAMES if self._capacity is None else self._capacity
 
     def forget(self, game_id: uuid.UUID) -> None:
         with self._lock:

@@ -189,6 +189,11 @@ else:
 #: written or read (every replay folds the log from its start).
 REPLAY_CHECKPOINT_EVERY = env_int("REPLAY_CHECKPOINT_EVERY", 100)
 
+#: Games each process remembers (row, state and the seats' token hashes, a few kilobytes
+#: each) to decide their next action without reading them first (games.warm); 0: none, every
+#: action reads its game. Cheaper, never different: CI runs the API tests both ways.
+SKYJO_WARM_GAMES = env_int("SKYJO_WARM_GAMES", 2048)
+
 THROTTLING = env_bool("THROTTLING", True)
 #: Default rates per scope: (production, development). In development (DEBUG, `make run`) a
 #: bot-vs-bot game of thousands of requests from one machine is never throttled; production

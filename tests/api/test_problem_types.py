@@ -13,6 +13,7 @@ import yaml
 from rest_framework.test import APIClient
 
 from engine import ALL_RULE_ERRORS
+from games import errors
 from games.problems import PROBLEM_TYPES
 
 from .support import assert_problem, bearer, create_game, game_url, start_game
@@ -39,11 +40,22 @@ def test_the_index_lists_every_code_with_its_document(api: APIClient) -> None:
         assert entry["description"] == f"{entry['explanation']} {entry['advice']}"
 
 
+def service_error_codes() -> set[str]:
+    """The codes of the services' domain errors (games.errors), every one of them."""
+    found, pending = set(), [errors.ServiceError]
+    while pending:
+        for kind in pending.pop().__subclasses__():
+            found.add(kind.code)
+            pending.append(kind)
+    return found
+
+
 def test_every_code_the_service_raises_is_documented() -> None:
     sources = "\n".join(path.read_text() for path in (ROOT / "games").glob("*.py"))
-    raised = set(RAISED_CODE.findall(sources))
+    raised = set(RAISED_CODE.findall(sources)) | service_error_codes()
     rule_codes = {error.code for error in ALL_RULE_ERRORS} - {"invalid_options"}
     assert raised >= {"invalid_request", "version_mismatch", "game_not_found"}  # it finds them
+    assert "not_found" in raised and "payload_too_large" in raised  # and the plumbing's
     assert raised | rule_codes <= set(PROBLEM_TYPES)
 
 

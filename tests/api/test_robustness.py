@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 from rest_framework.request import Request
 from rest_framework.test import APIClient, APIRequestFactory
 
+from games.errors import InvalidRequest
 from games.http import WeakTag, parse_version_header
 from games.models import Seat
-from games.problems import Problem, field_errors
+from games.problems import field_errors
 
 from .support import (
     GAMES,
@@ -374,8 +375,8 @@ def test_the_if_match_pattern_and_the_parser_agree_exactly(value: str) -> None:
     request = Request(APIRequestFactory().post("/", HTTP_IF_MATCH=value))
     try:
         parsed = parse_version_header(request, "If-Match")
-    except Problem as refused:
-        assert refused.status_code == 400
+    except InvalidRequest as refused:
+        assert refused.code == "invalid_request" and refused.extra["errors"]["If-Match"]
         parsed_ok = False
     else:
         parsed_ok = True

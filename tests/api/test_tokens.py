@@ -112,9 +112,9 @@ def test_a_token_is_looked_up_by_its_hash_only(
     looked_up: list[str | None] = []
     real = store.fetch_game
 
-    def spy(game: Any, token_hash: str | None) -> Any:
+    def spy(game: Any, token_hash: str | None, **how: Any) -> Any:
         looked_up.append(token_hash)
-        return real(game, token_hash)
+        return real(game, token_hash, **how)
 
     monkeypatch.setattr(store, "fetch_game", spy)
     with CaptureQueriesContext(connection) as queries:

@@ -8,6 +8,7 @@ import copy
 import uuid
 
 import pytest
+from django.test import override_settings
 from rest_framework.test import APIClient
 
 from games import services
@@ -36,6 +37,18 @@ def test_an_action_after_a_read_is_decided_from_memory(api: APIClient) -> None:
     answer = act(api, game_id, tokens[0], {"action": "reveal", "column": 0, "row": 0})
     after = WARM.get(uuid.UUID(game_id), hash_token(tokens[0]))
     assert after is not None and after[2].version == answer["version"]
+
+
+def test_the_memory_can_be_turned_off(api: APIClient) -> None:
+    """`SKYJO_WARM_GAMES=0`: nothing is remembered, and every action reads its game."""
+    game_id, tokens = start_game(api, 2, seed=30)
+    with override_settings(SKYJO_WARM_GAMES=0):
+        get_view(api, game_id, tokens[0])
+        assert WARM.get(uuid.UUID(game_id), hash_token(tokens[0])) is None
+        act(api, game_id, tokens[0], {"action": "reveal", "column": 0, "row": 0})
+        assert WARM.get(uuid.UUID(game_id), hash_token(tokens[0])) is None
+    get_view(api, game_id, tokens[0])  # on again (the default capacity)
+    assert WARM.get(uuid.UUID(game_id), hash_token(tokens[0])) is not None
 
 
 def test_a_game_moved_on_elsewhere_is_read_again(api: APIClient) -> None:

@@ -11,7 +11,7 @@ from engine import events as ev
 from engine.cards import COLUMNS, ROWS, cell_index
 from engine.state import EMPTY
 from games import log
-from games.problems import Problem
+from games.errors import GameNotFound
 from games.services import get_game
 
 
@@ -36,7 +36,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             game = get_game(options["game_id"])
-        except Problem:
+        except GameNotFound:
             raise CommandError(f"no game {options['game_id']}") from None
         state = EMPTY
         for event in log.engine_events(game):

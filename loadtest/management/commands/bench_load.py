@@ -60,7 +60,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from engine import GreedyPlayer, action_to_data
 from engine.view import view_from_data
-from games.models import Game, GameEvent, IdempotentResponse, Seat
+from games.models import Game, GameCheckpoint, GameEvent, IdempotentResponse, Seat
 from games.views import action_segment
 from loadtest.models import Ping
 from loadtest.server import (
@@ -127,7 +127,8 @@ def empty_tables(url: str) -> None:
     """Start each PostgreSQL run from empty tables (comparable runs)."""
     import psycopg
 
-    tables = [m._meta.db_table for m in (IdempotentResponse, GameEvent, Seat, Game, Ping)]
+    models = (IdempotentResponse, GameCheckpoint, GameEvent, Seat, Game, Ping)
+    tables = [m._meta.db_table for m in models]
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("TRUNCATE " + ", ".join(f'"{table}"' for table in tables))
 
