@@ -21,9 +21,9 @@ from games import (
     schema,
     throttling,
 )
+from games.api.server_errors import install_in_gunicorn
 from games.models import Seat
 from games.serializers import GameListSerializer, HistorySerializer, LastActionSerializer
-from games.server_errors import install_in_gunicorn
 from loadtest import apps as loadtest_apps
 from skyjo_service.env import env_bool, env_int, env_list
 

@@ -11,13 +11,13 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from .api.server_errors import send_problem_error
         from .rate_limit_table import create_rate_limit_table
-        from .server_errors import send_problem_error
 
         # The shared rate limits' table, created by every migrate (games.rate_limit_table).
         post_migrate.connect(create_rate_limit_table, sender=self)
         self.fast_development_server()
-        # Its refusals of oversized request lines and headers as problems (games.server_errors).
+        # Its refusals of oversized request lines and headers as problems (games.api.server_errors).
         WSGIRequestHandler.send_error = send_problem_error
 
     def fast_development_server(self) -> None:

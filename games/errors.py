@@ -1,8 +1,8 @@
 """The service's refusals, as domain exceptions: raised by the services (and the request
-parsing in `games.http`), and answered as RFC 9457 problems by the one exception handler
-(`games.problems.problem_exception_handler`), as the rules' `RuleError`s are.
+parsing in `games.api.headers`), and answered as RFC 9457 problems by the one exception handler
+(`games.api.problems.problem_exception_handler`), as the rules' `RuleError`s are.
 
-An error names its problem `code`; the problem table (`games.problems.PROBLEM_TYPES`) gives the
+An error names its problem `code`; the problem table (`games.api.problems.PROBLEM_TYPES`) gives the
 code's HTTP status and title, so no code here knows about HTTP. `extra` holds the fields a
 client reads besides `detail` (`current_version`, `sequence`, `rule_code`, `errors`).
 """

@@ -28,9 +28,9 @@ from engine.audit import InvalidLog, verify_log
 from engine.events import GameCreated, PlayerJoined
 
 from . import log
+from .api.problems import field_errors
 from .errors import GameNotFinished, InvalidHistory
 from .models import Game, Status
-from .problems import field_errors
 from .serializers import CreateGameSerializer, JoinSerializer, OptionsSerializer, StrictSerializer
 
 FORMAT = "skyjo-history"

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from .api.renderers import render_json
 from .auth import hash_token, new_token
 from .errors import (
     ConcurrentUpdate,
@@ -38,7 +39,6 @@ from .errors import (
     IdempotencyKeySpent,
 )
 from .models import IdempotentResponse, Seat
-from .renderers import render_json
 
 T = TypeVar("T")
 

@@ -15,7 +15,7 @@ from rest_framework import serializers
 
 from engine import TURN_ACTION_KINDS
 
-from .problems import TITLES, codes_with_status
+from .api.problems import TITLES, codes_with_status
 
 PROBLEM_JSON = "application/problem+json"
 

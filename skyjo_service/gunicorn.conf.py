@@ -31,7 +31,7 @@ os.environ.setdefault("CONN_MAX_AGE", "60")
 
 # Requests refused by gunicorn itself: a request line over 4094 bytes (414), a header over 8190
 # bytes or more than 100 headers (431), gunicorn's defaults, stated here as docs/OPERATIONS.md does.
-# Answered as problem documents (games.server_errors), not gunicorn's HTML pages.
+# Answered as problem documents (games.api.server_errors), not gunicorn's HTML pages.
 limit_request_line = 4094
 limit_request_field_size = 8190
 limit_request_fields = 100
@@ -39,6 +39,6 @@ limit_request_fields = 100
 
 def post_worker_init(worker: Any) -> None:
     """In each worker, once the application (and so Django) is loaded."""
-    from games.server_errors import install_in_gunicorn
+    from games.api.server_errors import install_in_gunicorn
 
     install_in_gunicorn()

@@ -44,7 +44,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "corsheaders.middleware.CorsMiddleware",
-    "games.middleware.RequestBodyLimitMiddleware",  # 413 for API bodies over the limit
+    "games.api.middleware.RequestBodyLimitMiddleware",  # 413 for API bodies over the limit
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -156,7 +156,7 @@ if not DEBUG:
 # Request bodies: a game action is tiny; an imported history is the largest body we accept.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_BODY_BYTES", 2 * 1024 * 1024)
 
-# The cache the rate limits (games.throttling) count in: one that every worker process shares,
+# The cache the rate limits (games.api.throttling) count in: one that every worker process shares,
 # so a limit holds whatever the number of workers. Redis when REDIS_URL is set (it needs the
 # `redis` package); else, in production, a table of the database (no other service: created by
 # `migrate`, see games.apps); in development (DEBUG, `make run`) the process's memory, since the
@@ -216,11 +216,11 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["games.auth.SeatTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
-    "DEFAULT_RENDERER_CLASSES": ["games.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["games.parsers.JSONParser"],
-    "EXCEPTION_HANDLER": "games.problems.problem_exception_handler",
+    "DEFAULT_RENDERER_CLASSES": ["games.api.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.JSONParser"],
+    "EXCEPTION_HANDLER": "games.api.problems.problem_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": (
-        ["games.throttling.AddressRateThrottle", "games.throttling.SeatTokenRateThrottle"]
+        ["games.api.throttling.AddressRateThrottle", "games.api.throttling.SeatTokenRateThrottle"]
         if THROTTLING
         else []
     ),

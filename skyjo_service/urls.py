@@ -5,7 +5,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from games.problems import not_found_view
+from games.api.problems import not_found_view
 
 urlpatterns = [
     path("api/v1/", include("games.urls")),
@@ -20,6 +20,6 @@ urlpatterns = [
 if settings.BENCH_ENDPOINTS:  # the load benchmark's bare endpoint, never in production
     urlpatterns.insert(0, path("bench/", include("loadtest.urls")))
 
-handler400 = "games.problems.bad_request_view"
-handler404 = "games.problems.not_found_view"
-handler500 = "games.problems.server_error_view"
+handler400 = "games.api.problems.bad_request_view"
+handler404 = "games.api.problems.not_found_view"
+handler500 = "games.api.problems.server_error_view"

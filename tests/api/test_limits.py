@@ -18,9 +18,9 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from games import services
+from games.api.parsers import JSONParser
+from games.api.problems import Problem
 from games.models import Game, GameEvent, IdempotentResponse, Seat
-from games.parsers import JSONParser
-from games.problems import Problem
 
 from .support import (
     GAMES,

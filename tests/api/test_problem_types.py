@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from engine import ALL_RULE_ERRORS
 from games import errors
-from games.problems import PROBLEM_TYPES
+from games.api.problems import PROBLEM_TYPES
 
 from .support import assert_problem, bearer, create_game, game_url, start_game
 
@@ -51,7 +51,7 @@ def service_error_codes() -> set[str]:
 
 
 def test_every_code_the_service_raises_is_documented() -> None:
-    sources = "\n".join(path.read_text() for path in (ROOT / "games").glob("*.py"))
+    sources = "\n".join(path.read_text() for path in (ROOT / "games").rglob("*.py"))
     raised = set(RAISED_CODE.findall(sources)) | service_error_codes()
     rule_codes = {error.code for error in ALL_RULE_ERRORS} - {"invalid_options"}
     assert raised >= {"invalid_request", "version_mismatch", "game_not_found"}  # it finds them

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from rest_framework.request import Request
 from rest_framework.test import APIClient, APIRequestFactory
 
+from games.api.headers import WeakTag, parse_version_header
+from games.api.problems import field_errors
 from games.errors import InvalidRequest
-from games.http import WeakTag, parse_version_header
 from games.models import Seat
-from games.problems import field_errors
 
 from .support import (
     GAMES,
@@ -368,7 +368,7 @@ def test_the_headers_patterns_are_what_the_service_accepts(
 @settings(max_examples=400, deadline=None)
 @given(st.text(alphabet='W/"0123456789 \t*,x', max_size=16))
 def test_the_if_match_pattern_and_the_parser_agree_exactly(value: str) -> None:
-    """The schema's pattern and games.http accept the same If-Match values (`W/8868"` and
+    """The schema's pattern and games.api.headers accept the same If-Match values (`W/8868"` and
     `"12` were taken for versions, which the pattern refused), and the parser refuses none it
     accepts: a value it takes is a version, `*` (None) or a weak tag (412)."""
     pattern = parameter("reveal", "If-Match")["schema"]["pattern"]

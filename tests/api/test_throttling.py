@@ -20,7 +20,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from engine import GreedyPlayer
-from games.throttling import AddressRateThrottle, SeatTokenRateThrottle
+from games.api.throttling import AddressRateThrottle, SeatTokenRateThrottle
 
 from .support import (
     GAMES,
@@ -147,8 +147,8 @@ PRODUCTION = {"DEBUG": "false", "SECRET_KEY": "a-test-key-" + "x" * 50}
 def test_throttling_is_on_by_default_and_off_with_throttling_off() -> None:
     default = settings_in_a_fresh_process(**PRODUCTION)
     assert default["DEFAULT_THROTTLE_CLASSES"] == [
-        "games.throttling.AddressRateThrottle",
-        "games.throttling.SeatTokenRateThrottle",
+        "games.api.throttling.AddressRateThrottle",
+        "games.api.throttling.SeatTokenRateThrottle",
     ]
     assert default["DEFAULT_THROTTLE_RATES"] == {
         "address": "600/min",

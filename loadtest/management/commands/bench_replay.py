@@ -66,7 +66,7 @@ from engine.state import FINISHED, PLAYING
 from engine.view import FACE_UP
 from games import services
 from games.models import Game
-from games.views import action_segment
+from games.views.turns import action_segment
 
 GAMES = "/api/v1/games"
 SEATS = 2

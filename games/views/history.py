@@ -10,11 +10,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import idempotency, log, services
-from .history import export_history
-from .http import seat_credential
-from .presenters import event_feed, game_data
-from .schema import (
+from .. import idempotency, log, services
+from ..api.headers import seat_credential
+from ..api.throttling import GameCreationThrottle
+from ..history import export_history
+from ..presenters import event_feed, game_data
+from ..schema import (
     GAME_ID,
     IDEMPOTENCY_KEY,
     IDEMPOTENT_REPLAYED,
@@ -24,14 +25,13 @@ from .schema import (
     problems,
     whole_number,
 )
-from .serializers import (
+from ..serializers import (
     EventFeedSerializer,
     EventsQuerySerializer,
     HistorySerializer,
     ImportedGameSerializer,
 )
-from .throttling import GameCreationThrottle
-from .views import PerViewerView, answer_response, keyed_by_address
+from .common import PerViewerView, answer_response, keyed_by_address
 
 
 class EventFeedView(PerViewerView):

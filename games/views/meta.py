@@ -15,8 +15,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .problems import PROBLEM_TYPES, Problem, problem_type
-from .schema import RETRY_AFTER, problems
+from ..api.problems import PROBLEM_TYPES, Problem, problem_type
+from ..schema import RETRY_AFTER, problems
 
 RULES_FILE = Path(settings.BASE_DIR) / "docs" / "RULES.md"
 
@@ -69,7 +69,7 @@ class ProblemTypeSerializer(serializers.Serializer):
 
 
 def problem_document(code: str) -> dict[str, Any]:
-    """The document of one problem code, from the table (games.problems.PROBLEM_TYPES)."""
+    """The document of one problem code, from the table (games.api.problems.PROBLEM_TYPES)."""
     problem = PROBLEM_TYPES[code]
     return {
         "code": code,

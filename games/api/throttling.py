@@ -10,7 +10,7 @@ from rest_framework.throttling import SimpleRateThrottle
 if TYPE_CHECKING:
     from rest_framework.views import APIView
 
-from .auth import SeatCredential
+from ..auth import SeatCredential
 
 
 class AddressRateThrottle(SimpleRateThrottle):

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 
 from engine import ALL_RULE_ERRORS, RuleError
 
-from .errors import ServiceError
+from ..errors import ServiceError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 #: A 401 names the scheme it wants (RFC 9110, 11.6.1).
@@ -338,7 +338,7 @@ def field_errors(detail: Any) -> dict[str, list[str]]:
 
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's exception handler, answering problem details for every error."""
-    # Imported here: rest_framework.views loads the parser classes (games.parsers), which
+    # Imported here: rest_framework.views loads the parser classes (games.api.parsers), which
     # import this module; at the top, importing this module first (as the body-size
     # middleware does when the server starts) would be a circular import.
     from rest_framework.views import set_rollback
@@ -416,7 +416,7 @@ def payload_too_large_detail(limit: int) -> str:
 
 
 def length_required_response() -> JsonResponse:
-    """411 for a body without a declared length (games.middleware)."""
+    """411 for a body without a declared length (games.api.middleware)."""
     return _json_problem(
         411,
         "length_required",
@@ -425,7 +425,7 @@ def length_required_response() -> JsonResponse:
 
 
 def payload_too_large_response(limit: int) -> JsonResponse:
-    """413 for a request body over the limit (games.middleware, games.parsers)."""
+    """413 for a request body over the limit (games.api.middleware, games.api.parsers)."""
     return _json_problem(413, "payload_too_large", payload_too_large_detail(limit))
 
 

@@ -1,56 +1,43 @@
-"""HTTP views: parse and validate, call a service, present the result. Nothing else."""
+"""The `lobby` tag: list, create, read and join games; rotate a seat's token."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any, ClassVar
+from typing import Any
 
 from django.db.models import F
-from django.http import HttpResponse, HttpResponseBase
-from django.utils.cache import patch_cache_control, patch_vary_headers
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
-    extend_schema_view,
 )
 from rest_framework import status as http
-from rest_framework.exceptions import APIException
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from engine import POSITION_KINDS, TURN_ACTION_KINDS, action_from_data
 from engine.options import MAX_SEATS, MIN_SEATS
 
-from . import idempotency, log, services
-from .auth import SeatCredential
-from .errors import InvalidRequest, VersionMismatch
-from .http import (
-    WeakTag,
-    etag,
+from .. import idempotency, log, services
+from ..api.headers import (
     idempotency_key,
     if_none_match,
-    parse_version_header,
     seat_credential,
 )
-from .models import Game, Status
-from .presenters import game_data, game_summary
-from .schema import (
+from ..api.throttling import GameCreationThrottle
+from ..auth import SeatCredential
+from ..errors import InvalidRequest
+from ..models import Game, Status
+from ..presenters import game_data, game_summary
+from ..schema import (
     CREATE_EXAMPLE,
     ETAG,
     GAME_ID,
     IDEMPOTENCY_KEY,
     IDEMPOTENT_REPLAYED,
-    IF_MATCH,
     IF_NONE_MATCH,
     JOIN_EXAMPLE,
-    LEGAL_ACTION_EXAMPLES,
     LOCATION,
-    POSITION_EXAMPLE,
     RETRY_AFTER,
     SEAT,
     SEAT_ONLY,
@@ -58,14 +45,11 @@ from .schema import (
     problems,
     whole_number,
 )
-from .serializers import (
-    ACTION_DESCRIPTIONS,
+from ..serializers import (
     GAME_ORDERINGS,
     GAME_STATUS_FILTERS,
-    LEGAL_ACTION_REF,
     MAX_OFFSET,
     MAX_PAGE,
-    AnyActionSerializer,
     AtQuerySerializer,
     CreateGameSerializer,
     EmptySerializer,
@@ -74,60 +58,16 @@ from .serializers import (
     GameSerializer,
     JoinedSerializer,
     JoinSerializer,
-    PositionSerializer,
     SeatTokenSerializer,
-    action_component_name,
 )
-from .throttling import GameCreationThrottle
-
-
-def _with_etag(response: HttpResponseBase, version: int) -> HttpResponseBase:
-    response["ETag"] = etag(version)
-    response["Vary"] = "Authorization"
-    return response
-
-
-class PerViewerView(APIView):
-    """An operation whose answers depend on the `Authorization` header (a seat's view, a
-    token): every answer, errors and 304s included, says so to caches (`Vary: Authorization`)
-    and keeps out of shared ones (`Cache-Control: private`; `no-store` as well where a token
-    is shown)."""
-
-    def finalize_response(
-        self, request: Request, response: HttpResponseBase, *args: Any, **kwargs: Any
-    ) -> HttpResponseBase:
-        response = super().finalize_response(request, response, *args, **kwargs)
-        patch_vary_headers(response, ("Authorization",))
-        patch_cache_control(response, private=True)
-        return response
-
-
-def client_address(request: Request) -> str:
-    """The client's address as the throttles see it (`NUM_PROXIES` honoured)."""
-    return str(BaseThrottle().get_ident(request))
-
-
-def keyed_by_address(request: Request, *what: Any) -> idempotency.Idempotency | None:
-    """The `Idempotency-Key` of a request made without a seat token (scope: the client's
-    address), `what` telling the request; None without a key."""
-    key = idempotency_key(request)
-    if key is None:
-        return None
-    scope = idempotency.address_scope(client_address(request))
-    return idempotency.Idempotency(scope, key, idempotency.fingerprint(*what))
-
-
-def answer_response(answer: idempotency.Answer) -> HttpResponseBase:
-    """The answer as it was rendered (a keyed request's, stored and replayed byte for byte),
-    or as data for the renderer; `Idempotent-Replayed: true` on a replay."""
-    response: HttpResponseBase
-    if isinstance(answer.body, bytes):
-        response = HttpResponse(answer.body, status=answer.status, content_type="application/json")
-    else:
-        response = Response(answer.body, status=answer.status)
-    if answer.replayed:
-        response["Idempotent-Replayed"] = "true"
-    return response
+from .common import (
+    PerViewerView,
+    answer_response,
+    authenticated_before_bad_request,
+    client_address,
+    keyed_by_address,
+    with_etag,
+)
 
 
 class GamePagination(LimitOffsetPagination):
@@ -246,7 +186,7 @@ class GameListView(APIView):
         answer = idempotency.run(keyed, lambda _: _created(chosen))
         response = answer_response(answer)
         response["Location"] = f"/api/v1/games/{answer.game_id}"
-        return _with_etag(response, answer.version or 0)
+        return with_etag(response, answer.version or 0)
 
 
 def _created(chosen: dict[str, Any]) -> idempotency.Answer:
@@ -307,9 +247,9 @@ class GameDetailView(PerViewerView):
             return Response(game_data(game, state, seat, reveal_all=finished, updated_at=moment))
         tags = if_none_match(request)
         if "*" in tags or str(game.version) in tags:
-            return _with_etag(Response(status=http.HTTP_304_NOT_MODIFIED), game.version)
+            return with_etag(Response(status=http.HTTP_304_NOT_MODIFIED), game.version)
         state = services.seat_state(game, seat_credential(request), seat)
-        return _with_etag(Response(game_data(game, state, seat)), state.version)
+        return with_etag(Response(game_data(game, state, seat)), state.version)
 
 
 class JoinView(PerViewerView):
@@ -335,7 +275,7 @@ class JoinView(PerViewerView):
         answer = idempotency.run(keyed, lambda _: _joined(game_id, name))
         response = answer_response(answer)
         response["Cache-Control"] = "no-store"
-        return _with_etag(response, answer.version or 0)
+        return with_etag(response, answer.version or 0)
 
 
 def _joined(game_id: str, name: str) -> idempotency.Answer:
@@ -348,31 +288,6 @@ def _joined(game_id: str, name: str) -> idempotency.Answer:
     }
     tokens = [(joined.seat, joined.token)]
     return idempotency.Answer(201, body, joined.state.version, joined.game.id, tokens)
-
-
-@contextmanager
-def _authenticated_before_bad_request(request: Request, game_id: str) -> Iterator[None]:
-    """Parse a seat's request inside this: a malformed one (400, 415) is answered 404 for an
-    unknown game and 401 without a token of one of its seats first, as a well-formed one is.
-    The checks cost nothing on the usual path; the services check again when they act."""
-    try:
-        yield
-    except (APIException, InvalidRequest) as error:
-        malformed = (http.HTTP_400_BAD_REQUEST, http.HTTP_415_UNSUPPORTED_MEDIA_TYPE)
-        if isinstance(error, InvalidRequest) or error.status_code in malformed:
-            services.game_and_seat(game_id, seat_credential(request), required=True)
-        raise
-
-
-def _weak_tag_mismatch(game_id: str, request: Request) -> VersionMismatch:
-    """412 for an If-Match weak tag, which matches no version (RFC 9110, 13.1.1); after the
-    game and the token are checked, as for a version that is not the current one."""
-    game, _ = services.game_and_seat(game_id, seat_credential(request), required=True)
-    return VersionMismatch(
-        game.version,
-        f"A weak tag never matches in If-Match; the game is at version {game.version}: send its "
-        f'ETag as it came, "{game.version}".',
-    )
 
 
 class RotateTokenView(PerViewerView):
@@ -393,7 +308,7 @@ class RotateTokenView(PerViewerView):
     )
     def post(self, request: Request, game_id: str, seat: int) -> Response:
         credential = seat_credential(request)
-        with _authenticated_before_bad_request(request, game_id):
+        with authenticated_before_bad_request(request, game_id):
             raw = request.data if request.data not in (None, "") else {}
             EmptySerializer(data=raw).is_valid(raise_exception=True)
             key = idempotency_key(request)
@@ -425,110 +340,3 @@ def _rotated(game_id: str, seat: int, credential: SeatCredential | None) -> idem
     body = {"seat": rotated.seat, "name": rotated.name, "token": rotated.token}
     game = services.game_uuid(game_id)
     return idempotency.Answer(200, body, None, game, [(rotated.seat, rotated.token)])
-
-
-class ActionView(PerViewerView):
-    """A turn action by the seat whose token is presented; answers that seat's new view.
-
-    Subclasses say how the body names the action (`action_data`); everything after that, the
-    headers, the answers and the errors, is the same for every way of sending an action."""
-
-    def action_data(self, body: Any) -> dict[str, Any]:
-        """The action in `legal_actions`' shape (`{"action", "column"?, "row"?}`), or 400."""
-        raise NotImplementedError
-
-    def post(self, request: Request, game_id: str) -> Response:
-        with _authenticated_before_bad_request(request, game_id):
-            data = self.action_data(request.data if request.data not in (None, "") else {})
-            expected_version = parse_version_header(request, "If-Match")
-            key = idempotency_key(request)
-        if expected_version is WeakTag.WEAK:
-            raise _weak_tag_mismatch(game_id, request)
-        result = services.perform_action(
-            game_id,
-            seat_credential(request),
-            action_from_data(data),
-            expected_version=expected_version,
-            idempotency_key=key,
-            fingerprint=services.action_fingerprint(data) if key else "",
-        )
-        answer = idempotency.Answer(
-            200, result.body, result.version, result.game.id, replayed=result.replayed
-        )
-        return _with_etag(answer_response(answer), result.version)
-
-
-def _action_schema(
-    operation_id: str, summary: str, description: str, request: Any, examples: list[Any]
-) -> Any:
-    return extend_schema_view(
-        post=extend_schema(
-            operation_id=operation_id,
-            summary=summary,
-            description=description + " Answers the acting seat's new view.",
-            tags=["turns"],
-            auth=SEAT_ONLY,
-            request=request,
-            examples=examples,
-            parameters=[GAME_ID, IF_MATCH, IDEMPOTENCY_KEY, ETAG, IDEMPOTENT_REPLAYED, RETRY_AFTER],
-            responses={200: GameSerializer, **problems(400, 401, 404, 409, 412, 413, 415, 422)},
-        )
-    )
-
-
-@_action_schema(
-    "act",
-    "Send one of your legal actions",
-    "Any object of the view's `legal_actions`, sent as it is: "
-    '`{"action": "take_discard"}`, `{"action": "replace", "column": 2, "row": 1}`. '
-    "The same action as the typed endpoint of its kind (`/actions/take-discard`...), with the "
-    "same headers, answers and errors: a client needs no table of paths.",
-    request={"application/json": LEGAL_ACTION_REF},
-    examples=LEGAL_ACTION_EXAMPLES,
-)
-class AnyActionView(ActionView):
-    def action_data(self, body: Any) -> dict[str, Any]:
-        form = AnyActionSerializer(data=body)
-        form.is_valid(raise_exception=True)
-        return dict(form.validated_data)
-
-
-class TypedActionView(ActionView):
-    """One kind of action at a path of its own: the body holds the position, if any."""
-
-    kind: ClassVar[str]
-
-    def action_data(self, body: Any) -> dict[str, Any]:
-        form = (PositionSerializer if self.kind in POSITION_KINDS else EmptySerializer)(data=body)
-        form.is_valid(raise_exception=True)
-        return {"action": self.kind, **form.validated_data}
-
-
-ACTION_SUMMARIES = {
-    "reveal": "Turn a card face up",
-    "draw": "Draw from the draw pile",
-    "take_discard": "Take the top discard",
-    "replace": "Place the held card",
-    "discard": "Discard the drawn card",
-}
-
-
-def action_segment(kind: str) -> str:
-    """The typed endpoint's last path segment: `take_discard` -> `take-discard`."""
-    return kind.replace("_", "-")
-
-
-def _typed_action_view(kind: str) -> type[TypedActionView]:
-    view = type(f"{action_component_name(kind)}View", (TypedActionView,), {"kind": kind})
-    positioned = kind in POSITION_KINDS
-    request, examples = (PositionSerializer, [POSITION_EXAMPLE]) if positioned else (None, [])
-    schema = _action_schema(
-        kind, ACTION_SUMMARIES[kind], ACTION_DESCRIPTIONS[kind], *(request, examples)
-    )
-    return schema(view)
-
-
-#: One view per turn action, in the engine's order; `games.urls` mounts each at its path.
-TYPED_ACTION_VIEWS: dict[str, type[TypedActionView]] = {
-    kind: _typed_action_view(kind) for kind in TURN_ACTION_KINDS
-}

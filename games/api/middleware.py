@@ -20,7 +20,7 @@ class RequestBodyLimitMiddleware:
 
     Django applies `DATA_UPLOAD_MAX_MEMORY_SIZE` only when a body is read through `request.body` or
     `request.POST`; DRF's parsers read the stream directly and would take any size. A body
-    sent without a length (or under a false one) is cut off by `games.parsers.JSONParser`.
+    sent without a length (or under a false one) is cut off by `games.api.parsers.JSONParser`.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:

@@ -7,8 +7,8 @@ from enum import Enum
 
 from rest_framework.request import Request
 
-from .auth import InvalidCredential, SeatCredential
-from .errors import InvalidRequest, InvalidToken
+from ..auth import InvalidCredential, SeatCredential
+from ..errors import InvalidRequest, InvalidToken
 
 #: A version as an entity tag (RFC 9110, 8.8.3): strong `"12"`, weak `W/"12"`, or unquoted
 #: `12` (from clients that drop the quotes), spaces or tabs around; ASCII digits only (`\d`

@@ -15,7 +15,7 @@ import socket
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-#: The statuses a server answers by itself, with their problem codes (games.problems).
+#: The statuses a server answers by itself, with their problem codes (games.api.problems).
 SERVER_PROBLEM_CODES = {400: "invalid_request", 414: "uri_too_long", 431: "headers_too_large"}
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 _MAX_DETAIL = 200  # the server's message may echo the client's bytes: enough to recognise them
