@@ -23,7 +23,11 @@ from games import (
 )
 from games.api.server_errors import install_in_gunicorn
 from games.models import Seat
-from games.serializers import GameListSerializer, HistorySerializer, LastActionSerializer
+from games.shapes import (
+    GameListSerializer,
+    HistorySerializer,
+    LastActionSerializer,
+)
 from loadtest import apps as loadtest_apps
 from skyjo_service.env import env_bool, env_int, env_list
 

@@ -30,8 +30,13 @@ from engine.events import GameCreated, PlayerJoined
 from . import log
 from .api.problems import field_errors
 from .errors import GameNotFinished, InvalidHistory
+from .inputs import (
+    CreateGameSerializer,
+    JoinSerializer,
+    OptionsSerializer,
+    StrictSerializer,
+)
 from .models import Game, Status
-from .serializers import CreateGameSerializer, JoinSerializer, OptionsSerializer, StrictSerializer
 
 FORMAT = "skyjo-history"
 FORMAT_VERSION = 1

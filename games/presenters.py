@@ -1,4 +1,4 @@
-"""Plain-data representations of games, in the shapes `games.serializers` documents."""
+"""Plain-data representations of games, in the shapes `games.shapes` documents."""
 
 from __future__ import annotations
 

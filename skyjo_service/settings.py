@@ -274,18 +274,18 @@ SPECTACULAR_SETTINGS = {
     "ENUM_ADD_EXPLICIT_BLANK_NULL_CHOICE": False,
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     "ENUM_NAME_OVERRIDES": {
-        "GameStatus": "games.serializers.GAME_STATUSES",
-        "CellState": "games.serializers.CELL_STATES",
-        "CardSource": "games.serializers.CARD_SOURCES",
-        "ActionKind": "games.serializers.ACTION_KINDS",
-        "LastActionKind": "games.serializers.LAST_ACTION_KINDS",
-        "HistoryFormat": "games.serializers.HISTORY_FORMATS",
-        # Each action shape's constant `action`, e.g. TakeDiscardActionKind (games.serializers).
+        "GameStatus": "games.shapes.GAME_STATUSES",
+        "CellState": "games.shapes.CELL_STATES",
+        "CardSource": "games.shapes.CARD_SOURCES",
+        "ActionKind": "games.shapes.ACTION_KINDS",
+        "LastActionKind": "games.shapes.LAST_ACTION_KINDS",
+        "HistoryFormat": "games.shapes.HISTORY_FORMATS",
+        # Each action shape's constant `action`, e.g. TakeDiscardActionKind (games.inputs).
         **{
             f"{''.join(part.capitalize() for part in kind.split('_'))}ActionKind": [kind]
             for kind in TURN_ACTION_KINDS
         },
-        "HistoryFormatVersion": "games.serializers.HISTORY_FORMAT_VERSIONS",
+        "HistoryFormatVersion": "games.shapes.HISTORY_FORMAT_VERSIONS",
         # The `type` of each event's schema (games.event_shapes): an enum of one value.
         **{f"{name}EventType": [name] for name in EVENT_TYPES},
     },

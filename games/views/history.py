@@ -14,6 +14,9 @@ from .. import idempotency, log, services
 from ..api.headers import seat_credential
 from ..api.throttling import GameCreationThrottle
 from ..history import export_history
+from ..inputs import (
+    EventsQuerySerializer,
+)
 from ..presenters import event_feed, game_data
 from ..schema import (
     GAME_ID,
@@ -25,9 +28,8 @@ from ..schema import (
     problems,
     whole_number,
 )
-from ..serializers import (
+from ..shapes import (
     EventFeedSerializer,
-    EventsQuerySerializer,
     HistorySerializer,
     ImportedGameSerializer,
 )

@@ -27,6 +27,17 @@ from ..api.headers import (
 from ..api.throttling import GameCreationThrottle
 from ..auth import SeatCredential
 from ..errors import InvalidRequest
+from ..inputs import (
+    GAME_ORDERINGS,
+    GAME_STATUS_FILTERS,
+    MAX_OFFSET,
+    MAX_PAGE,
+    AtQuerySerializer,
+    CreateGameSerializer,
+    EmptySerializer,
+    GameListQuerySerializer,
+    JoinSerializer,
+)
 from ..models import Game, Status
 from ..presenters import game_data, game_summary
 from ..schema import (
@@ -45,19 +56,10 @@ from ..schema import (
     problems,
     whole_number,
 )
-from ..serializers import (
-    GAME_ORDERINGS,
-    GAME_STATUS_FILTERS,
-    MAX_OFFSET,
-    MAX_PAGE,
-    AtQuerySerializer,
-    CreateGameSerializer,
-    EmptySerializer,
-    GameListQuerySerializer,
+from ..shapes import (
     GameListSerializer,
     GameSerializer,
     JoinedSerializer,
-    JoinSerializer,
     SeatTokenSerializer,
 )
 from .common import (

@@ -22,6 +22,13 @@ from ..api.headers import (
     seat_credential,
 )
 from ..errors import VersionMismatch
+from ..inputs import (
+    ACTION_DESCRIPTIONS,
+    AnyActionSerializer,
+    EmptySerializer,
+    PositionSerializer,
+    action_component_name,
+)
 from ..schema import (
     ETAG,
     GAME_ID,
@@ -34,14 +41,9 @@ from ..schema import (
     SEAT_ONLY,
     problems,
 )
-from ..serializers import (
-    ACTION_DESCRIPTIONS,
+from ..shapes import (
     LEGAL_ACTION_REF,
-    AnyActionSerializer,
-    EmptySerializer,
     GameSerializer,
-    PositionSerializer,
-    action_component_name,
 )
 from .common import (
     PerViewerView,

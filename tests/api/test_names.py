@@ -14,8 +14,10 @@ import yaml
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from games.inputs import (
+    JoinSerializer,
+)
 from games.names import MAX_NAME_LENGTH, NAME_PATTERN, REFUSED_CATEGORIES
-from games.serializers import JoinSerializer
 
 ROOT = Path(__file__).resolve().parents[2]
 JOIN_REQUEST = yaml.safe_load((ROOT / "openapi.yaml").read_text())["components"]["schemas"][

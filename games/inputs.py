@@ -1,0 +1,241 @@
+"""Input serializers: they run, validating what clients send (bodies and queries), and
+document it. They refuse unknown fields, so a misspelt field is an error rather than
+silently ignored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from engine import POSITION_KINDS, TURN_ACTION_KINDS
+from engine.options import DEFAULT_END_SCORE, MAX_END_SCORE, MAX_SEATS, MIN_SEATS
+
+from .closed import ClosedShape
+from .models import Status
+from .names import MAX_NAME_LENGTH, NAME_PATTERN, is_valid_name, normalized_name
+
+MAX_SEED = 2**63 - 1
+
+
+class StrictSerializer(ClosedShape):
+    """Refuses fields it does not know (and the schema says so: `ClosedShape`)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {name: ["This field is not allowed."] for name in unknown}
+                )
+        return super().to_internal_value(data)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """Only a JSON integer: no strings, floats or booleans."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """Only JSON true or false."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
+class StrictCharField(serializers.CharField):
+    """Only a JSON string."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class OptionsSerializer(StrictSerializer):
+    """Rule options (R12), fixed for the whole game."""
+
+    end_score = StrictIntegerField(
+        min_value=1,
+        max_value=MAX_END_SCORE,
+        default=DEFAULT_END_SCORE,
+        help_text="A total at or above this ends the game after the round (R3, R12).",
+    )
+    closer_penalty = StrictBooleanField(
+        default=True,
+        help_text="Double the closer's positive round score unless strictly lowest (R11).",
+    )
+
+
+class CreateGameSerializer(StrictSerializer):
+    """A new game: its number of seats, rule options and optional seed."""
+
+    seats = StrictIntegerField(
+        min_value=MIN_SEATS, max_value=MAX_SEATS, help_text="Number of players (R2)."
+    )
+    options = OptionsSerializer(required=False)
+    seed = StrictIntegerField(
+        min_value=0,
+        max_value=MAX_SEED,
+        required=False,
+        allow_null=True,
+        help_text="Derive every shuffle from this seed: the same seed and the same actions "
+        "give the same game. Anyone who knows it knows every card; omit it for a secret one.",
+    )
+
+
+@extend_schema_field(
+    {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH, "pattern": NAME_PATTERN}
+)
+class NameField(StrictCharField):
+    """A player's name: the schema carries the rule's pattern (games.names)."""
+
+
+class JoinSerializer(StrictSerializer):
+    """A player taking the next open seat."""
+
+    name = NameField(
+        min_length=1,
+        max_length=MAX_NAME_LENGTH,
+        trim_whitespace=False,  # the rule applies to the name as sent (games.names)
+        help_text="The player's display name: 1 to 40 characters, printable (no control, "
+        "format, private-use or unassigned character, no line break), not only spaces. It is "
+        "stored normalized (NFC) without the spaces around it.",
+    )
+
+    def validate_name(self, value: str) -> str:
+        if not is_valid_name(value):
+            raise serializers.ValidationError(
+                "Names hold 1 to 40 printable characters, not only spaces."
+            )
+        return normalized_name(value)
+
+
+class PositionSerializer(StrictSerializer):
+    """A card of the acting seat's grid: column 0-3, row 0-2."""
+
+    column = StrictIntegerField(min_value=0, max_value=3, help_text="Column 0-3.")
+    row = StrictIntegerField(min_value=0, max_value=2, help_text="Row 0-2.")
+
+
+class QueryIntegerField(serializers.IntegerField):
+    """A whole number in the query string. Present but empty (`?at=`) is an invalid number,
+    not an absent parameter (DRF's default for a field that is not required)."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        if self.field_name in dictionary and dictionary[self.field_name] == "":
+            return ""
+        return super().get_value(dictionary)
+
+
+class QueryChoiceField(serializers.ChoiceField):
+    """One of `choices` in the query string; present but empty (`?status=`) is refused, as for
+    `QueryIntegerField`."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        if self.field_name in dictionary and dictionary[self.field_name] == "":
+            return ""
+        return super().get_value(dictionary)
+
+
+class QueryBooleanField(serializers.BooleanField):
+    """`true` or `false` in the query string, nothing else: DRF's field also takes `1`, `yes`
+    or `on`, and reads an absent parameter as false (as for an unchecked HTML checkbox)."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        return dictionary.get(self.field_name, serializers.empty)
+
+    def to_internal_value(self, data: Any) -> bool:
+        if data not in ("true", "false"):
+            self.fail("invalid", input=data)
+        return bool(data == "true")
+
+
+GAME_STATUS_FILTERS = list(Status.values)
+GAME_ORDERINGS = ["-created_at", "created_at", "-updated_at", "updated_at"]
+MAX_PAGE = 100
+MAX_OFFSET = 2**31 - 1
+
+
+class GameListQuerySerializer(serializers.Serializer):
+    """The lobby's filters, order and page; every bad value is refused (400), none ignored."""
+
+    status = QueryChoiceField(choices=GAME_STATUS_FILTERS, required=False)
+    seats = QueryIntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, required=False)
+    open_seats = QueryIntegerField(min_value=1, max_value=MAX_SEATS, required=False)
+    seeded = QueryBooleanField(required=False)
+    ordering = QueryChoiceField(choices=GAME_ORDERINGS, default="-created_at")
+    limit = QueryIntegerField(min_value=1, max_value=MAX_PAGE, default=20)
+    offset = QueryIntegerField(min_value=0, max_value=MAX_OFFSET, default=0)
+
+
+class AtQuerySerializer(serializers.Serializer):
+    at = QueryIntegerField(min_value=1, max_value=2**31 - 1, required=False)
+
+
+class EventsQuerySerializer(serializers.Serializer):
+    after = QueryIntegerField(min_value=0, max_value=2**31 - 1, default=0)
+    limit = QueryIntegerField(min_value=1, max_value=1000, default=100)
+
+
+class EmptySerializer(StrictSerializer):
+    """No fields: the body may be absent or `{}`."""
+
+
+ACTION_DESCRIPTIONS = {
+    "reveal": "Turn the face-down card at (column, row) face up: a setup reveal (R4.3) or the "
+    "reveal after discarding a drawn card (R6b).",
+    "draw": "Take the top card of the draw pile and look at it (R6b).",
+    "take_discard": "Take the top card of the discard pile; it must then replace a card (R6a).",
+    "replace": "Put the held card at (column, row); the card there goes face up onto the discard "
+    "pile (R6).",
+    "discard": "Put the card drawn from the draw pile onto the discard pile, then reveal (R6b).",
+}
+
+
+def action_component_name(kind: str) -> str:
+    """`take_discard` -> `TakeDiscardAction`: the schema's name for that action's shape."""
+    return "".join(part.capitalize() for part in kind.split("_")) + "Action"
+
+
+def _action_shape(kind: str) -> type[StrictSerializer]:
+    """The shape of one action, as `legal_actions` lists it and `POST .../actions` takes it:
+    `action` (a constant) and, for a position, `column` and `row`, all required."""
+    attributes: dict[str, Any] = {
+        "__doc__": ACTION_DESCRIPTIONS[kind],
+        "action": serializers.ChoiceField(choices=[kind], help_text=f"Always `{kind}`."),
+    }
+    if kind in POSITION_KINDS:
+        attributes["column"] = StrictIntegerField(min_value=0, max_value=3, help_text="Column 0-3.")
+        attributes["row"] = StrictIntegerField(min_value=0, max_value=2, help_text="Row 0-2.")
+    name = action_component_name(kind) + "Serializer"
+    return type(name, (StrictSerializer,), {"__module__": __name__, **attributes})
+
+
+#: One shape per turn action, in the engine's order (`engine.TURN_ACTIONS`).
+ACTION_SHAPES: dict[str, type[StrictSerializer]] = {
+    kind: _action_shape(kind) for kind in TURN_ACTION_KINDS
+}
+
+
+class AnyActionSerializer(serializers.Serializer):
+    """One of `legal_actions` as it is: its `action` chooses the shape the rest must have."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError({"non_field_errors": ["Expected a JSON object."]})
+        kind = data.get("action")
+        shape = ACTION_SHAPES.get(kind) if isinstance(kind, str) else None
+        if shape is None:
+            expected = ", ".join(TURN_ACTION_KINDS)
+            raise serializers.ValidationError({"action": [f"Expected one of: {expected}."]})
+        form = shape(data=data)
+        form.is_valid(raise_exception=True)
+        return dict(form.validated_data)
