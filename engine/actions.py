@@ -18,7 +18,8 @@ class Join:
 
 @dataclass(frozen=True, slots=True)
 class Reveal:
-    """Turn a face-down card face up: a setup reveal (R4.3) or the reveal after discarding (R6b)."""
+    """Turn the face-down card at (column, row) face up: a setup reveal (R4.3) or the reveal
+    after discarding a drawn card (R6b)."""
 
     column: int
     row: int
@@ -34,14 +35,15 @@ class Draw:
 
 @dataclass(frozen=True, slots=True)
 class TakeDiscard:
-    """Take the top card of the discard pile; it must replace a grid card (R6a)."""
+    """Take the top card of the discard pile; it must then replace a card (R6a)."""
 
     kind: ClassVar[str] = "take_discard"
 
 
 @dataclass(frozen=True, slots=True)
 class Replace:
-    """Put the held card in the grid at (column, row); the replaced card is discarded."""
+    """Put the held card at (column, row); the card there goes face up onto the discard
+    pile (R6)."""
 
     column: int
     row: int
@@ -50,7 +52,7 @@ class Replace:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """Put the card drawn from the draw pile on the discard pile (R6b)."""
+    """Put the card drawn from the draw pile onto the discard pile, then reveal (R6b)."""
 
     kind: ClassVar[str] = "discard"
 

@@ -9,7 +9,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from engine import POSITION_KINDS, TURN_ACTION_KINDS
+from engine import POSITION_KINDS, TURN_ACTION_KINDS, TURN_ACTIONS
 from engine.options import DEFAULT_END_SCORE, MAX_END_SCORE, MAX_SEATS, MIN_SEATS
 
 from .closed import ClosedShape
@@ -189,14 +189,9 @@ class EmptySerializer(StrictSerializer):
     """No fields: the body may be absent or `{}`."""
 
 
+#: What each action does, for the schema: the engine's own words (`engine.TURN_ACTIONS`).
 ACTION_DESCRIPTIONS = {
-    "reveal": "Turn the face-down card at (column, row) face up: a setup reveal (R4.3) or the "
-    "reveal after discarding a drawn card (R6b).",
-    "draw": "Take the top card of the draw pile and look at it (R6b).",
-    "take_discard": "Take the top card of the discard pile; it must then replace a card (R6a).",
-    "replace": "Put the held card at (column, row); the card there goes face up onto the discard "
-    "pile (R6).",
-    "discard": "Put the card drawn from the draw pile onto the discard pile, then reveal (R6b).",
+    kind: " ".join((action.__doc__ or "").split()) for kind, action in TURN_ACTIONS.items()
 }
 
 

@@ -60,7 +60,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from engine import GreedyPlayer, action_to_data
 from engine.view import view_from_data
-from games.models import Game, GameCheckpoint, GameEvent, IdempotentResponse, Seat
+from games.models import Game, GameCheckpoint, GameEvent, IdempotentResponse, Seat, Status
 from games.views.turns import action_segment
 from loadtest.models import Ping
 from loadtest.server import (
@@ -439,7 +439,7 @@ def play_one_game(
     tally.games_started += 1
     seats = len(tokens)
     while gate.wait():
-        if last["status"] == "finished":
+        if last["status"] == Status.FINISHED:
             tally.games_finished += 1
             return
         if not last["legal_actions"]:  # the turn passed: read the view of the seat to move
