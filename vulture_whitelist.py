@@ -10,17 +10,8 @@ dotted path, and fields only ever read by reflection. (Vulture parses it; it is 
 
 from engine.state import GameState, Grid
 from engine.view import LastAction
-from games import (
-    apps,
-    auth,
-    event_shapes,
-    middleware,
-    problems,
-    rate_limit_table,
-    renderers,
-    schema,
-    throttling,
-)
+from games import apps, auth, event_shapes, rate_limit_table, schema
+from games.api import middleware, problems, renderers, throttling
 from games.api.server_errors import install_in_gunicorn
 from games.models import Seat
 from games.shapes import (

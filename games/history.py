@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import fields
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.utils import timezone
@@ -169,21 +169,34 @@ def _same_json(found: Any, expected: Any) -> bool:
     return json.dumps(found, sort_keys=True) == json.dumps(expected, sort_keys=True)
 
 
+#: The earliest creation time an import keeps (the service did not exist before).
+EARLIEST_CREATED_AT = datetime(2000, 1, 1, tzinfo=UTC)
+
+
 def original_created_at(document: dict[str, Any]) -> datetime | None:
-    """When the exported game was created (`game.created_at`), which its import keeps; None
-    when the document does not say. Refused unless an ISO 8601 time with its offset, not in
-    the future."""
+    """When the exported game was created (`game.created_at`), in UTC, which its import keeps;
+    None when the document does not say. Refused unless an ISO 8601 time with its offset,
+    from 2000 on and not in the future."""
     raw = game_envelope(document).get("created_at")
     if raw is None:
         return None
-    moment = parse_datetime(raw) if isinstance(raw, str) else None
-    if moment is None or moment.tzinfo is None or moment > timezone.now():
+    moment = _aware_time(raw)
+    if moment is None or not EARLIEST_CREATED_AT <= moment <= timezone.now():
         raise InvalidHistory(
             None,
             "malformed_document",
             "'game.created_at' must be a past ISO 8601 time with its UTC offset.",
         )
     return moment
+
+
+def _aware_time(raw: Any) -> datetime | None:
+    """`raw` as a UTC time, or None if it is not an ISO 8601 time with its offset."""
+    try:
+        moment = parse_datetime(raw) if isinstance(raw, str) else None
+        return None if moment is None or moment.tzinfo is None else moment.astimezone(UTC)
+    except (ValueError, OverflowError):  # a month 13, an offset of 99 hours, year 1 at +14:00
+        return None
 
 
 def audit_events(raw_events: list[Any]) -> tuple[list[Event], GameState]:

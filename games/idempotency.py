@@ -24,7 +24,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from django.db import IntegrityError, transaction
@@ -38,12 +38,16 @@ from .errors import (
     IdempotencyKeyReused,
     IdempotencyKeySpent,
 )
-from .models import IdempotentResponse, Seat
+from .models import GameEvent, IdempotentResponse, Seat
 
 T = TypeVar("T")
 
 #: Tries of a keyed request: a second one finds the answer of the concurrent request that won.
 ATTEMPTS = 3
+#: How long after its first answer a request that was answered a seat token may be retried
+#: for a new one: long enough for a client to retry a lost answer, too short for a key to
+#: become a way into a seat.
+TOKEN_REPLAY_WINDOW = timedelta(minutes=2)
 
 
 @dataclass(frozen=True)
@@ -174,6 +178,8 @@ def _with_new_tokens(record: IdempotentResponse, idempotency: Idempotency) -> st
     or none, in the caller's transaction)."""
     if record.updated_at > idempotency.arrived:
         raise IdempotencyKeyInUse()
+    if not _token_replay_allowed(record, idempotency):
+        raise IdempotencyKeySpent()
     pieces, slots, last = [], [], 0
     for offset, seat, old_hash in record.token_slots:
         token = new_token()
@@ -188,6 +194,19 @@ def _with_new_tokens(record: IdempotentResponse, idempotency: Idempotency) -> st
     if answered.update(token_slots=slots, updated_at=timezone.now()) != 1:
         raise IdempotencyKeyInUse()
     return "".join(pieces)
+
+
+def _token_replay_allowed(record: IdempotentResponse, idempotency: Idempotency) -> bool:
+    """A lost answer's seat is given back only soon after it was first answered, and only
+    while none of its seats has acted since: a seat that acted holds a working token, and a
+    retry of its key must not take the seat from it."""
+    if idempotency.arrived - record.created_at > TOKEN_REPLAY_WINDOW:
+        return False
+    seats = [seat for _, seat, _ in record.token_slots]
+    acted = GameEvent.objects.filter(
+        game_id=record.game_id, created_at__gt=record.created_at, payload__seat__in=seats
+    )
+    return not acted.exclude(type="PlayerJoined").exists()
 
 
 def _spent_or_in_use(

@@ -4,6 +4,7 @@ silently ignored."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -126,13 +127,23 @@ class PositionSerializer(StrictSerializer):
 
 
 class QueryIntegerField(serializers.IntegerField):
-    """A whole number in the query string. Present but empty (`?at=`) is an invalid number,
-    not an absent parameter (DRF's default for a field that is not required)."""
+    """A whole number in the query string, written in ASCII digits as the schema's `integer`
+    says (not `1.0`, ` 1 ` or other scripts' digits, which Python's `int` would take).
+    Present but empty (`?at=`) is an invalid number, not an absent parameter (DRF's default
+    for a field that is not required)."""
 
     def get_value(self, dictionary: Any) -> Any:
         if self.field_name in dictionary and dictionary[self.field_name] == "":
             return ""
         return super().get_value(dictionary)
+
+    def to_internal_value(self, data: Any) -> int:
+        if not (isinstance(data, str) and _WHOLE_NUMBER.fullmatch(data)):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
+_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,20}")
 
 
 class QueryChoiceField(serializers.ChoiceField):

@@ -273,7 +273,7 @@ class JoinView(PerViewerView):
         form = JoinSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         name = form.validated_data["name"]
-        keyed = keyed_by_address(request, "join_game", game_id, name)
+        keyed = keyed_by_address(request, "join_game", services.game_uuid(game_id), name)
         answer = idempotency.run(keyed, lambda _: _joined(game_id, name))
         response = answer_response(answer)
         response["Cache-Control"] = "no-store"

@@ -695,7 +695,20 @@ def test_an_import_without_a_creation_time_is_created_now(api: APIClient) -> Non
 
 
 @pytest.mark.parametrize(
-    "created_at", ["yesterday", "2025-06-01T12:30:00", "2999-01-01T00:00:00Z", 1717245000, ""]
+    "created_at",
+    [
+        "yesterday",
+        "2025-06-01T12:30:00",
+        "2999-01-01T00:00:00Z",
+        1717245000,
+        "",
+        "2020-13-45T00:00:00Z",
+        "2020-02-30T00:00:00Z",
+        "2020-01-01T25:00:00Z",
+        "2020-01-01T00:00:00+99:00",
+        "0001-01-01T00:00:00+14:00",
+        "1999-12-31T23:59:59Z",
+    ],
 )
 def test_an_import_with_a_bad_creation_time_is_refused(api: APIClient, created_at: Any) -> None:
     game_id, _ = finished_game(api, 2, seed=3)
@@ -704,3 +717,12 @@ def test_an_import_with_a_bad_creation_time_is_refused(api: APIClient, created_a
     problem = assert_problem(api.post(IMPORT, document, format="json"), 400, "invalid_history")
     assert problem["rule_code"] == "malformed_document"
     assert "game.created_at" in problem["detail"]
+
+
+def test_an_imported_creation_time_is_kept_in_utc(api: APIClient) -> None:
+    game_id, _ = finished_game(api, 2, seed=3)
+    document = api.get(history_url(game_id)).json()
+    document["game"]["created_at"] = "2021-06-01T12:00:00+02:00"
+    imported = import_history(api, document)
+    assert imported["created_at"] == get_view(api, imported["id"])["created_at"]
+    assert imported["created_at"] == "2021-06-01T10:00:00Z"

@@ -6,11 +6,13 @@ another request is 422. Answers holding a seat token are replayed with a new tok
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
+from games import idempotency
 from games.auth import hash_token
 from games.models import Game, IdempotentResponse, Seat
 
@@ -143,6 +145,42 @@ def test_a_join_replay_after_the_seat_rotated_its_token_is_spent(api: APIClient)
     assert get_view(api, game_id, rotated["token"])["players"][0]["name"] == "Ada"
 
 
+def test_a_join_replay_after_the_seat_acted_is_spent(api: APIClient) -> None:
+    """The seat played: its client holds a working token, so a retry of its join key (the
+    same address, game and name, all public but the key) does not take the seat from it."""
+    game_id = create_game(api, 2)["id"]
+    ada = post(api, players_url(game_id), {"name": "Ada"}, **key("j")).json()["token"]
+    join(api, game_id, "Bob")
+    act(api, game_id, ada, {"action": "reveal", "column": 0, "row": 0})
+    retry = post(api, players_url(game_id), {"name": "Ada"}, **key("j"))
+    assert_problem(retry, 409, "idempotency_key_spent")
+    assert get_view(api, game_id, ada)["you"] == 0
+
+
+def test_a_join_replay_is_given_only_soon_after_the_answer(
+    api: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = create_game(api, 2)["id"]
+    ada = post(api, players_url(game_id), {"name": "Ada"}, **key("j")).json()["token"]
+    monkeypatch.setattr(idempotency, "TOKEN_REPLAY_WINDOW", timedelta(0))
+    retry = post(api, players_url(game_id), {"name": "Ada"}, **key("j"))
+    assert_problem(retry, 409, "idempotency_key_spent")
+    assert get_view(api, game_id, ada)["you"] == 0
+
+
+def test_a_rotation_replay_after_the_seat_acted_with_its_new_token_is_spent(
+    api: APIClient,
+) -> None:
+    """Whoever holds a rotated-away token cannot take the seat back through the key once
+    the seat plays with the token the rotation gave."""
+    game_id, tokens = start_game(api, 2, seed=3)
+    new = post(api, rotate_url(game_id, 0), **bearer(tokens[0]), **key("rot")).json()["token"]
+    act(api, game_id, new, {"action": "reveal", "column": 0, "row": 0})
+    retry = post(api, rotate_url(game_id, 0), **bearer(tokens[0]), **key("rot"))
+    assert_problem(retry, 409, "idempotency_key_spent")
+    assert get_view(api, game_id, new)["you"] == 0
+
+
 def test_no_token_is_stored_for_a_replay(api: APIClient) -> None:
     game_id = create_game(api, 2)["id"]
     tokens = [
@@ -232,3 +270,12 @@ def test_an_action_replay_is_the_first_answer_byte_for_byte(api: APIClient) -> N
     assert_replay_of(first, retry)
     assert_replay_of(first, verbatim)
     assert retry["ETag"] == first["ETag"]
+
+
+def test_a_join_retry_naming_the_game_in_upper_case_is_the_same_request(api: APIClient) -> None:
+    game_id = create_game(api, 2)["id"]
+    first = post(api, players_url(game_id), {"name": "Ada"}, **key("j"))
+    retry = post(api, players_url(game_id.upper()), {"name": "Ada"}, **key("j"))
+    assert retry.status_code == first.status_code == 201
+    assert retry["Idempotent-Replayed"] == "true"
+    assert retry.json()["seat"] == 0

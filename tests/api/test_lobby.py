@@ -517,3 +517,11 @@ def test_unknown_paths_and_methods_answer_problems(api: APIClient) -> None:
     assert_problem(api.delete(game_url(game["id"])), 405, "method_not_allowed")
     assert_problem(api.put(GAMES, {}, format="json"), 405, "method_not_allowed")
     assert_problem(api.get(f"{GAMES}/{game['id']}/actions/draw"), 405, "method_not_allowed")
+
+
+@pytest.mark.parametrize("value", ["1.0", "2.000", " 1 ", "\uff11", "1e3", "+1", "0x10"])
+@pytest.mark.parametrize("name", ["limit", "offset", "seats", "open_seats"])
+def test_query_integers_are_ascii_digits_only(api: APIClient, name: str, value: str) -> None:
+    """What the schema's `integer` says: no decimals, spaces, signs or other scripts' digits."""
+    problem = assert_problem(api.get(GAMES, {name: value}), 400, "invalid_request")
+    assert name in problem["errors"]

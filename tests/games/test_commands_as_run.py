@@ -97,3 +97,11 @@ def test_verify_games_fails_on_a_tampered_log(tmp_path: Path, database: Database
     assert done.returncode == 1
     assert f"FAIL {database.playing}" in done.stdout
     assert "1 of 2 games do not replay" in done.stderr
+
+
+@pytest.mark.parametrize("game_id", ["not-a-uuid", "00000000-0000-4000-8000-000000000000"])
+def test_verify_games_of_no_such_game_fails_cleanly(database: Database, game_id: str) -> None:
+    done = database.manage("verify_games", game_id)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "not a game id" in done.stderr or f"no game {game_id}" in done.stderr

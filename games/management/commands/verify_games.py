@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -22,7 +23,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         games = Game.objects.order_by("created_at")
         if options["game_ids"]:
-            games = games.filter(pk__in=options["game_ids"])
+            games = games.filter(pk__in=_known_games(options["game_ids"]))
         checked = failed = 0
         for game in games.iterator():
             checked += 1
@@ -69,3 +70,16 @@ def _engine_events(stored: list[log.StoredEvent]) -> list[Event]:
                 position, "malformed_event", f"unreadable {row.type}: {error}"
             ) from error
     return events
+
+
+def _known_games(game_ids: list[str]) -> list[uuid.UUID]:
+    """The games named, each a stored game's id; else a clean error, not a traceback."""
+    try:
+        wanted = [uuid.UUID(game_id) for game_id in game_ids]
+    except ValueError as error:
+        raise CommandError(f"not a game id: {error}") from None
+    stored = set(Game.objects.filter(pk__in=wanted).values_list("pk", flat=True))
+    missing = [str(game_id) for game_id in wanted if game_id not in stored]
+    if missing:
+        raise CommandError(f"no game {', '.join(missing)}")
+    return wanted
