@@ -24,6 +24,7 @@ class Reveal:
     column: int
     row: int
     kind: ClassVar[str] = "reveal"
+    title: ClassVar[str] = "Turn a card face up"
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +32,7 @@ class Draw:
     """Take the top card of the draw pile and look at it (R6b)."""
 
     kind: ClassVar[str] = "draw"
+    title: ClassVar[str] = "Draw from the draw pile"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +40,7 @@ class TakeDiscard:
     """Take the top card of the discard pile; it must then replace a card (R6a)."""
 
     kind: ClassVar[str] = "take_discard"
+    title: ClassVar[str] = "Take the top discard"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,7 @@ class Replace:
     column: int
     row: int
     kind: ClassVar[str] = "replace"
+    title: ClassVar[str] = "Place the held card"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +59,7 @@ class Discard:
     """Put the card drawn from the draw pile onto the discard pile, then reveal (R6b)."""
 
     kind: ClassVar[str] = "discard"
+    title: ClassVar[str] = "Discard the drawn card"
 
 
 Action = Join | Reveal | Draw | TakeDiscard | Replace | Discard

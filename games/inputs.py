@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from engine import POSITION_KINDS, TURN_ACTION_KINDS, TURN_ACTIONS
+from engine.cards import COLUMNS, ROWS
 from engine.options import DEFAULT_END_SCORE, MAX_END_SCORE, MAX_SEATS, MIN_SEATS
 
 from .closed import ClosedShape
@@ -119,11 +120,16 @@ class JoinSerializer(StrictSerializer):
         return normalized_name(value)
 
 
+#: A grid position's bounds (R1: 4 columns of 3 rows), for every field that takes one.
+COLUMN = {"min_value": 0, "max_value": COLUMNS - 1, "help_text": f"Column 0-{COLUMNS - 1}."}
+ROW = {"min_value": 0, "max_value": ROWS - 1, "help_text": f"Row 0-{ROWS - 1}."}
+
+
 class PositionSerializer(StrictSerializer):
     """A card of the acting seat's grid: column 0-3, row 0-2."""
 
-    column = StrictIntegerField(min_value=0, max_value=3, help_text="Column 0-3.")
-    row = StrictIntegerField(min_value=0, max_value=2, help_text="Row 0-2.")
+    column = StrictIntegerField(**COLUMN)
+    row = StrictIntegerField(**ROW)
 
 
 class QueryIntegerField(serializers.IntegerField):
@@ -208,7 +214,7 @@ ACTION_DESCRIPTIONS = {
 
 def action_component_name(kind: str) -> str:
     """`take_discard` -> `TakeDiscardAction`: the schema's name for that action's shape."""
-    return "".join(part.capitalize() for part in kind.split("_")) + "Action"
+    return TURN_ACTIONS[kind].__name__ + "Action"
 
 
 def _action_shape(kind: str) -> type[StrictSerializer]:
@@ -219,8 +225,8 @@ def _action_shape(kind: str) -> type[StrictSerializer]:
         "action": serializers.ChoiceField(choices=[kind], help_text=f"Always `{kind}`."),
     }
     if kind in POSITION_KINDS:
-        attributes["column"] = StrictIntegerField(min_value=0, max_value=3, help_text="Column 0-3.")
-        attributes["row"] = StrictIntegerField(min_value=0, max_value=2, help_text="Row 0-2.")
+        attributes["column"] = StrictIntegerField(**COLUMN)
+        attributes["row"] = StrictIntegerField(**ROW)
     name = action_component_name(kind) + "Serializer"
     return type(name, (StrictSerializer,), {"__module__": __name__, **attributes})
 

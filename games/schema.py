@@ -259,6 +259,11 @@ ACTION_OPERATIONS = ("act", *TURN_ACTION_KINDS)
 _METHODS = {"get", "put", "post", "delete", "patch"}
 
 
+def _link_name(operation: str) -> str:
+    """`take_discard` -> `TakeDiscard`: an OpenAPI link's name for the operation it leads to."""
+    return operation.title().replace("_", "")
+
+
 def _links_table() -> dict[tuple[str, str], dict[str, tuple[str, str, dict[str, str]]]]:
     """(source operation, status) -> link name -> (target operation, description, parameters)."""
 
@@ -277,7 +282,7 @@ def _links_table() -> dict[tuple[str, str], dict[str, tuple[str, str, dict[str, 
             ),
         }
         for action in ACTION_OPERATIONS:
-            name = "".join(part.capitalize() for part in action.split("_"))
+            name = _link_name(action)
             links[name] = (action, f"Act for this seat: `{action}`.", seat_params)
         return links
 
@@ -308,7 +313,7 @@ def _links_table() -> dict[tuple[str, str], dict[str, tuple[str, str, dict[str, 
     for action in ACTION_OPERATIONS:
         table[(action, "200")] = {
             **{
-                "".join(part.capitalize() for part in target.split("_")): (
+                _link_name(target): (
                     target,
                     f"The next action in this game (`{target}`), with a seat token.",
                     {"path.game_id": created},

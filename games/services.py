@@ -17,8 +17,6 @@ The log is read in one place, `games.log`.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import secrets
 import uuid
 from collections.abc import Callable
@@ -87,21 +85,17 @@ _CONTENTION_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
 # Reading
 
 
-def _game_uuid(game_id: object) -> uuid.UUID:
+def game_uuid(game_id: object) -> uuid.UUID:
+    """A game id from a path as a UUID (404 if it is none)."""
     try:
         return game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
     except ValueError:
         raise GameNotFound(game_id) from None
 
 
-def game_uuid(game_id: object) -> uuid.UUID:
-    """A game id from a path as a UUID (404 if it is none)."""
-    return _game_uuid(game_id)
-
-
 def get_game(game_id: object) -> Game:
     try:
-        return Game.objects.get(pk=_game_uuid(game_id))
+        return Game.objects.get(pk=game_uuid(game_id))
     except Game.DoesNotExist:
         raise GameNotFound(game_id) from None
 
@@ -113,7 +107,7 @@ def game_and_seat(
     (`for_write`: to the write database, for an action to decide on): 404 for no such game,
     401 for a token of no seat of it (or none, when `required`)."""
     token_hash = None if credential is None else credential.token_hash
-    found = store.fetch_game(_game_uuid(game_id), token_hash, for_write=for_write)
+    found = store.fetch_game(game_uuid(game_id), token_hash, for_write=for_write)
     if found is None:
         raise GameNotFound(game_id)
     game, seat = found
@@ -398,7 +392,7 @@ def join_game(game_id: object, name: str) -> Joined:
         _atomic(write)
         return Joined(game, seat, name, token, after)
 
-    return _optimistic(attempt, _game_uuid(game_id))
+    return _optimistic(attempt, game_uuid(game_id))
 
 
 def own_seat(game_id: object, seat: int, credential: SeatCredential | None) -> Game:
@@ -451,8 +445,7 @@ def action_fingerprint(action: dict[str, Any]) -> str:
     """What tells a retried action from another under the same Idempotency-Key: its kind and
     position, whether it was sent to its typed path or to `/actions`."""
     rest = {name: value for name, value in action.items() if name != "action"}
-    canonical = json.dumps([action["action"], rest], sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    return idempotency.fingerprint(action["action"], rest)
 
 
 def perform_action(
@@ -473,7 +466,7 @@ def perform_action(
     starts again from a fresh load when another write landed first.
     """
     request = SeatAction(
-        _game_uuid(game_id), credential, action, expected_version, idempotency_key, fingerprint
+        game_uuid(game_id), credential, action, expected_version, idempotency_key, fingerprint
     )
     return _optimistic(partial(_attempt_action, request), request.game_id)
 

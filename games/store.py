@@ -9,9 +9,12 @@ and seats, listings, histories, the admin) stays on the ORM.
 Values are converted with Django's own adapters and converters, so the rows written here are
 exactly the ones the ORM would write and read back (tests/games/test_store.py compares them,
 statement by statement, on both databases). Statements go to the database the models' router
-names, as the ORM's would: writes, and the reads an action decides on, to `db_for_write`;
-other reads to `db_for_read` (a replica, say). Parameters are named by column, never placed by
-position against a list kept elsewhere.
+names, as the ORM's would: writes and an action's read of its game row (`fetch_game(...,
+for_write=True)`) to `db_for_write`; other reads, the log's and the checkpoints' included, to
+`db_for_read`. (An action whose snapshot is stale replays the log from there: a router that
+sends reads to a lagging replica must send these to the primary too, or such an action is
+refused, after its retries, as a `concurrent_update`.) Parameters are named by column, never
+placed by position against a list kept elsewhere.
 """
 
 from __future__ import annotations
@@ -65,7 +68,7 @@ def atomic(*, savepoint: bool = True) -> transaction.Atomic:
     return transaction.atomic(using=write_alias(), savepoint=savepoint)
 
 
-# The statements, by database vendor (they name tables and columns in standard double quotes,
+# The statements, the same for both databases (tables and columns in standard double quotes,
 # which both databases take)
 
 
@@ -80,7 +83,7 @@ def _quoted(model: Any, name: str | None = None) -> str:
 
 
 @functools.cache
-def _fetch_sql(vendor: str, with_token: bool) -> str:
+def _fetch_sql(with_token: bool) -> str:
     game, seats = _quoted(Game), _quoted(Seat)
     columns = ", ".join(f"{game}.{_q(f.column)}" for f in _GAME_FIELDS)
     seat = "NULL"
@@ -94,14 +97,14 @@ def _fetch_sql(vendor: str, with_token: bool) -> str:
 
 
 @functools.cache
-def _insert_sql(vendor: str, rows: int) -> str:
+def _insert_sql(rows: int) -> str:
     columns = ", ".join(_quoted(GameEvent, name) for name in _EVENT_COLUMNS)
     values = ", ".join(["(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"] * rows)
     return f"INSERT INTO {_quoted(GameEvent)} ({columns}) VALUES {values}"
 
 
 @functools.cache
-def _checkpoint_sql(vendor: str, rows: int) -> str:
+def _checkpoint_sql(rows: int) -> str:
     """INSERT checkpoints, replacing any stored at the same version (one of an older format:
     those of a version are otherwise identical, since the log before it never changes)."""
     game, version, state = (_quoted(GameCheckpoint, name) for name in ("game", "version", "state"))
@@ -113,7 +116,7 @@ def _checkpoint_sql(vendor: str, rows: int) -> str:
 
 
 @functools.cache
-def _nearest_checkpoint_sql(vendor: str) -> str:
+def _nearest_checkpoint_sql() -> str:
     game, version, state = (_quoted(GameCheckpoint, name) for name in ("game", "version", "state"))
     return (
         f"SELECT {version}, {state} FROM {_quoted(GameCheckpoint)} "
@@ -128,7 +131,7 @@ _FOLD_COLUMNS = ("type", "schema_version", "payload")
 
 
 @functools.cache
-def _read_events_sql(vendor: str, columns: tuple[str, ...], bounded: bool, limited: bool) -> str:
+def _read_events_sql(columns: tuple[str, ...], bounded: bool, limited: bool) -> str:
     game, sequence = _quoted(GameEvent, "game"), _quoted(GameEvent, "sequence")
     selected = ", ".join(_quoted(GameEvent, name) for name in columns)
     return (
@@ -141,12 +144,12 @@ def _read_events_sql(vendor: str, columns: tuple[str, ...], bounded: bool, limit
 
 
 @functools.cache
-def _lock_sql(vendor: str) -> str:
+def _lock_sql() -> str:
     return f"SELECT 1 FROM {_quoted(Game)} WHERE {_quoted(Game, 'id')} = %s FOR NO KEY UPDATE"
 
 
 @functools.cache
-def _move_sql(vendor: str, columns: tuple[str, ...], checks_token: bool) -> str:
+def _move_sql(columns: tuple[str, ...], checks_token: bool) -> str:
     """UPDATE the game row's `columns` (each set from the parameter of its name) if the game is
     at `from_version` (and, `checks_token`, the seat `seat` has the token `token_hash`)."""
     assignments = ", ".join(f"{_quoted(Game, name)} = %({name})s" for name in columns)
@@ -164,9 +167,7 @@ def _move_sql(vendor: str, columns: tuple[str, ...], checks_token: bool) -> str:
 
 
 @functools.cache
-def _move_and_insert_sql(
-    vendor: str, columns: tuple[str, ...], rows: int, checks_token: bool
-) -> str:
+def _move_and_insert_sql(columns: tuple[str, ...], rows: int, checks_token: bool) -> str:
     """PostgreSQL: the UPDATE that checks the version, and the INSERT of the events only if it
     matched, as one statement (atomic on its own). Event `i`'s values are the parameters
     `e{i}_sequence`, `e{i}_type`, `e{i}_schema_version` and `e{i}_payload`."""
@@ -178,7 +179,7 @@ def _move_and_insert_sql(
         for row in range(rows)
     )
     return (
-        f"WITH moved AS ({_move_sql(vendor, columns, checks_token)} RETURNING {id_column}) "
+        f"WITH moved AS ({_move_sql(columns, checks_token)} RETURNING {id_column}) "
         f"INSERT INTO {_quoted(GameEvent)} "
         f"({', '.join(_quoted(GameEvent, name) for name in _EVENT_COLUMNS)}) "
         f"SELECT moved.{id_column}, {', '.join(f'e.{name}' for name in names)}, "
@@ -248,7 +249,7 @@ def fetch_game(
     if token_hash is not None:
         params["token_hash"] = token_hash
     with db.cursor() as cursor:
-        cursor.execute(_fetch_sql(db.vendor, token_hash is not None), params)
+        cursor.execute(_fetch_sql(token_hash is not None), params)
         row = cursor.fetchone()
     if row is None:
         return None
@@ -260,7 +261,7 @@ def nearest_checkpoint(game_id: uuid.UUID, at: int) -> tuple[int, str] | None:
     db = reader()
     params = {"game": _game_id(game_id, db), "at": at}
     with db.cursor() as cursor:
-        cursor.execute(_nearest_checkpoint_sql(db.vendor), params)
+        cursor.execute(_nearest_checkpoint_sql(), params)
         row = cursor.fetchone()
     return None if row is None else (row[0], row[1])
 
@@ -374,7 +375,7 @@ def _append_postgresql(job: _Append) -> bool:
             f"e{row}_schema_version": event.schema_version,
             f"e{row}_payload": _json(event.payload),
         }
-    sql = _move_and_insert_sql(job.db.vendor, job.moved_columns, len(along), job.checks_token)
+    sql = _move_and_insert_sql(job.moved_columns, len(along), job.checks_token)
     with nullcontext() if single else transaction.atomic(using=job.db.alias, savepoint=False):
         with job.db.cursor() as cursor:
             cursor.execute(sql, params)
@@ -388,7 +389,7 @@ def _append_postgresql(job: _Append) -> bool:
 def _append_sqlite(job: _Append) -> bool:
     """The UPDATE, then the events' INSERT and the checkpoints, in one transaction (IMMEDIATE:
     it takes the database's write lock first)."""
-    sql = _move_sql(job.db.vendor, job.moved_columns, job.checks_token)
+    sql = _move_sql(job.moved_columns, job.checks_token)
     with transaction.atomic(using=job.db.alias, savepoint=False):
         with job.db.cursor() as cursor:
             cursor.execute(sql, job.move)
@@ -415,7 +416,7 @@ def _insert(job: _Append, first_sequence: int, events: Sequence[NewEvent]) -> No
             for sequence, event in enumerate(batch, start=first_sequence + start):
                 row = _event_row(job.game, sequence, event, job.created_at)
                 params += [row[name] for name in _EVENT_COLUMNS]
-            cursor.execute(_insert_sql(job.db.vendor, len(batch)), params)
+            cursor.execute(_insert_sql(len(batch)), params)
 
 
 def _event_row(game: Any, sequence: int, event: NewEvent, created_at: Any) -> dict[str, Any]:
@@ -444,7 +445,7 @@ def _save_checkpoints(
         for start in range(0, len(checkpoints), _CHECKPOINTS_PER_INSERT):
             batch = checkpoints[start : start + _CHECKPOINTS_PER_INSERT]
             params = [value for version, text in batch for value in (game, version, text)]
-            cursor.execute(_checkpoint_sql(db.vendor, len(batch)), params)
+            cursor.execute(_checkpoint_sql(len(batch)), params)
 
 
 def lock_game(game_id: uuid.UUID) -> None:
@@ -458,7 +459,7 @@ def lock_game(game_id: uuid.UUID) -> None:
     if db.vendor != "postgresql":
         return
     with db.cursor() as cursor:
-        cursor.execute(_lock_sql(db.vendor), [_game_id(game_id, db)])
+        cursor.execute(_lock_sql(), [_game_id(game_id, db)])
 
 
 def read_events(
@@ -486,7 +487,7 @@ def _read(
 ) -> list[tuple[Any, ...]]:
     db = reader()
     params = {"game": _game_id(game_id, db), "after": after, "upto": upto, "limit": limit}
-    sql = _read_events_sql(db.vendor, columns, upto is not None, limit is not None)
+    sql = _read_events_sql(columns, upto is not None, limit is not None)
     with db.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()

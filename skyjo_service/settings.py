@@ -13,7 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from engine import EVENT_TYPES, TURN_ACTION_KINDS
+from engine import EVENT_TYPES, TURN_ACTIONS
 
 from .env import env_bool, env_int, env_list
 
@@ -281,10 +281,7 @@ SPECTACULAR_SETTINGS = {
         "LastActionKind": "games.shapes.LAST_ACTION_KINDS",
         "HistoryFormat": "games.shapes.HISTORY_FORMATS",
         # Each action shape's constant `action`, e.g. TakeDiscardActionKind (games.inputs).
-        **{
-            f"{''.join(part.capitalize() for part in kind.split('_'))}ActionKind": [kind]
-            for kind in TURN_ACTION_KINDS
-        },
+        **{f"{action.__name__}ActionKind": [kind] for kind, action in TURN_ACTIONS.items()},
         "HistoryFormatVersion": "games.shapes.HISTORY_FORMAT_VERSIONS",
         # The `type` of each event's schema (games.event_shapes): an enum of one value.
         **{f"{name}EventType": [name] for name in EVENT_TYPES},

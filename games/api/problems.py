@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -336,52 +337,71 @@ def field_errors(detail: Any) -> dict[str, list[str]]:
     return errors
 
 
+def _throttled(exc: Any) -> Response:
+    wait = max(1, int(exc.wait or 1))
+    detail = f"Too many requests; retry in {wait} s."
+    return problem_response(429, "throttled", detail, {"Retry-After": str(wait)}, retry_after=wait)
+
+
+def _other_api_exception(exc: Any) -> Response:
+    code = exc.get_codes() if isinstance(exc.get_codes(), str) else "error"
+    return problem_response(exc.status_code, str(code), str(exc.detail))
+
+
+#: Each kind of exception and the problem it is answered with, the first that matches winning
+#: (so the catch-all `APIException` comes last).
+_PROBLEMS: tuple[tuple[type | tuple[type, ...], Callable[[Any], Response]], ...] = (
+    (
+        Problem,
+        lambda e: problem_response(
+            e.status_code, e.problem_code, e.problem_detail, e.headers, **e.extra
+        ),
+    ),
+    (ServiceError, lambda e: service_problem(e)),
+    (RuleError, lambda e: problem_response(409, e.code, e.message)),
+    (
+        exceptions.ValidationError,
+        lambda e: problem_response(
+            400, "invalid_request", "Some fields are not valid.", errors=field_errors(e.detail)
+        ),
+    ),
+    (
+        exceptions.ParseError,
+        lambda e: problem_response(400, "invalid_request", f"Malformed request body: {e.detail}"),
+    ),
+    (
+        (exceptions.AuthenticationFailed, exceptions.NotAuthenticated),
+        lambda e: problem_response(401, "invalid_token", str(e.detail), CHALLENGE),
+    ),
+    (exceptions.Throttled, _throttled),
+    ((Http404, exceptions.NotFound), lambda e: problem_response(404, "not_found", "Not found.")),
+    (
+        exceptions.MethodNotAllowed,
+        lambda e: problem_response(405, "method_not_allowed", str(e.detail)),
+    ),
+    (
+        exceptions.UnsupportedMediaType,
+        lambda e: problem_response(415, "unsupported_media_type", str(e.detail)),
+    ),
+    (exceptions.NotAcceptable, lambda e: problem_response(406, "not_acceptable", str(e.detail))),
+    (
+        (exceptions.PermissionDenied, DjangoPermissionDenied),
+        lambda e: problem_response(403, "forbidden", "You may not do this."),
+    ),
+    (exceptions.APIException, _other_api_exception),
+)
+
+
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's exception handler, answering problem details for every error."""
+    """DRF's exception handler, answering problem details for every error (`_PROBLEMS`)."""
     # Imported here: rest_framework.views loads the parser classes (games.api.parsers), which
     # import this module; at the top, importing this module first (as the body-size
     # middleware does when the server starts) would be a circular import.
     from rest_framework.views import set_rollback
 
     set_rollback()
-    if isinstance(exc, Problem):
-        return problem_response(
-            exc.status_code, exc.problem_code, exc.problem_detail, exc.headers, **exc.extra
-        )
-    if isinstance(exc, ServiceError):
-        return service_problem(exc)
-    if isinstance(exc, RuleError):
-        return problem_response(409, exc.code, exc.message)
-    if isinstance(exc, exceptions.ValidationError):
-        errors = field_errors(exc.detail)
-        return problem_response(400, "invalid_request", "Some fields are not valid.", errors=errors)
-    if isinstance(exc, exceptions.ParseError):
-        return problem_response(400, "invalid_request", f"Malformed request body: {exc.detail}")
-    if isinstance(exc, exceptions.AuthenticationFailed | exceptions.NotAuthenticated):
-        return problem_response(401, "invalid_token", str(exc.detail), CHALLENGE)
-    if isinstance(exc, exceptions.Throttled):
-        wait = max(1, int(exc.wait or 1))
-        return problem_response(
-            429,
-            "throttled",
-            f"Too many requests; retry in {wait} s.",
-            {"Retry-After": str(wait)},
-            retry_after=wait,
-        )
-    if isinstance(exc, Http404 | exceptions.NotFound):
-        return problem_response(404, "not_found", "Not found.")
-    if isinstance(exc, exceptions.MethodNotAllowed):
-        return problem_response(405, "method_not_allowed", str(exc.detail))
-    if isinstance(exc, exceptions.UnsupportedMediaType):
-        return problem_response(415, "unsupported_media_type", str(exc.detail))
-    if isinstance(exc, exceptions.NotAcceptable):
-        return problem_response(406, "not_acceptable", str(exc.detail))
-    if isinstance(exc, exceptions.PermissionDenied | DjangoPermissionDenied):
-        return problem_response(403, "forbidden", "You may not do this.")
-    if isinstance(exc, exceptions.APIException):
-        code = exc.get_codes() if isinstance(exc.get_codes(), str) else "error"
-        return problem_response(exc.status_code, str(code), str(exc.detail))
-    return None
+    answer = next((problem for kind, problem in _PROBLEMS if isinstance(exc, kind)), None)
+    return None if answer is None else answer(exc)
 
 
 #: Headers a problem code's answers carry.

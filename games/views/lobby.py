@@ -232,26 +232,37 @@ class GameDetailView(PerViewerView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         game, seat = services.game_and_seat(game_id, seat_credential(request), required=False)
-        at = None
-        if request.query_params:  # a client polling the current view sends none
-            query = AtQuerySerializer(data=request.query_params)
-            query.is_valid(raise_exception=True)
-            at = query.validated_data.get("at")
+        at = _replay_version(request, game)
         if at is not None:
-            if at > game.version:
-                raise InvalidRequest(
-                    f"The game has {game.version} events.",
-                    errors={"at": [f"Ensure this value is at most {game.version}."]},
-                )
-            finished = game.status == Status.FINISHED
-            state = services.game_state(game, at=at)
-            moment = log.events(game, after=at - 1, upto=at)[0].at  # the state's last
-            return Response(game_data(game, state, seat, reveal_all=finished, updated_at=moment))
+            return _replay_response(game, seat, at)
         tags = if_none_match(request)
         if "*" in tags or str(game.version) in tags:
             return with_etag(Response(status=http.HTTP_304_NOT_MODIFIED), game.version)
         state = services.seat_state(game, seat_credential(request), seat)
         return with_etag(Response(game_data(game, state, seat)), state.version)
+
+
+def _replay_version(request: Request, game: Game) -> int | None:
+    """The `?at=` asked for, if any: 1 to the game's version (else 400)."""
+    if not request.query_params:  # a client polling the current view sends none
+        return None
+    query = AtQuerySerializer(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    at: int | None = query.validated_data.get("at")
+    if at is not None and at > game.version:
+        raise InvalidRequest(
+            f"The game has {game.version} events.",
+            errors={"at": [f"Ensure this value is at most {game.version}."]},
+        )
+    return at
+
+
+def _replay_response(game: Game, seat: int | None, at: int) -> Response:
+    """The game just after event `at`, as `seat` may see it (a finished game: everything)."""
+    state = services.game_state(game, at=at)
+    moment = log.events(game, after=at - 1, upto=at)[0].at  # the state's last event's time
+    finished = game.status == Status.FINISHED
+    return Response(game_data(game, state, seat, reveal_all=finished, updated_at=moment))
 
 
 class JoinView(PerViewerView):

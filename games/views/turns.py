@@ -12,7 +12,7 @@ from drf_spectacular.utils import (
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from engine import POSITION_KINDS, TURN_ACTION_KINDS, action_from_data
+from engine import POSITION_KINDS, TURN_ACTION_KINDS, TURN_ACTIONS, action_from_data
 
 from .. import idempotency, services
 from ..api.headers import (
@@ -141,15 +141,6 @@ class TypedActionView(ActionView):
         return {"action": self.kind, **form.validated_data}
 
 
-ACTION_SUMMARIES = {
-    "reveal": "Turn a card face up",
-    "draw": "Draw from the draw pile",
-    "take_discard": "Take the top discard",
-    "replace": "Place the held card",
-    "discard": "Discard the drawn card",
-}
-
-
 def action_segment(kind: str) -> str:
     """The typed endpoint's last path segment: `take_discard` -> `take-discard`."""
     return kind.replace("_", "-")
@@ -160,7 +151,7 @@ def _typed_action_view(kind: str) -> type[TypedActionView]:
     positioned = kind in POSITION_KINDS
     request, examples = (PositionSerializer, [POSITION_EXAMPLE]) if positioned else (None, [])
     schema = _action_schema(
-        kind, ACTION_SUMMARIES[kind], ACTION_DESCRIPTIONS[kind], *(request, examples)
+        kind, TURN_ACTIONS[kind].title, ACTION_DESCRIPTIONS[kind], request, examples
     )
     return schema(view)
 
