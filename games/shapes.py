@@ -156,13 +156,17 @@ class GameOptionsSerializer(serializers.Serializer):
 GAME_STATUSES = list(PHASES)
 
 
+#: What `seeded` means, in every shape that carries it.
+SEEDED_HELP = (
+    "Created with an explicit `seed`: whoever knows it knows every card, dealt or to come. "
+    "Join only a game whose creator you trust; `GET /games?seeded=false` lists the others. "
+    "An imported game is not seeded (new secret seed)."
+)
+
+
 class GameSerializer(serializers.Serializer):
     id = serializers.UUIDField()
-    seeded = serializers.BooleanField(
-        help_text="Created with an explicit `seed`: whoever knows it knows every card, dealt "
-        "or to come. Join only a game whose creator you trust; `GET /games?seeded=false` "
-        "lists the others. An imported game is not seeded (new secret seed)."
-    )
+    seeded = serializers.BooleanField(help_text=SEEDED_HELP)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField(
         help_text="When the game's last event was stored (with `?at=N`: event N's time)."
@@ -214,11 +218,7 @@ class GameSerializer(serializers.Serializer):
 
 class GameSummarySerializer(serializers.Serializer):
     id = serializers.UUIDField()
-    seeded = serializers.BooleanField(
-        help_text="Created with an explicit `seed`: whoever knows it knows every card, dealt "
-        "or to come. Join only a game whose creator you trust; `GET /games?seeded=false` "
-        "lists the others. An imported game is not seeded (new secret seed)."
-    )
+    seeded = serializers.BooleanField(help_text=SEEDED_HELP)
     created_at = serializers.DateTimeField()
     status = serializers.ChoiceField(choices=GAME_STATUSES)
     version = serializers.IntegerField()
