@@ -58,6 +58,16 @@ class GameNotFound(ServiceError):
         super().__init__(f"There is no game {game_id}.")
 
 
+class TooManyStreams(ServiceError):
+    """This process holds `LIVE_MAX_STREAMS` streams already: a new one would take the
+    threads the other requests need."""
+
+    code = "too_many_streams"
+
+    def __init__(self) -> None:
+        super().__init__("This server holds as many live streams as it can; retry shortly.")
+
+
 class GameNotFinished(ServiceError):
     """The full history (every hidden card) asked for before the game's end."""
 

@@ -197,9 +197,18 @@ class AtQuerySerializer(serializers.Serializer):
     at = QueryIntegerField(min_value=1, max_value=2**31 - 1, required=False)
 
 
+#: Longest long poll (`/events?wait=`), in seconds.
+MAX_WAIT_SECONDS = 30
+
+
 class EventsQuerySerializer(serializers.Serializer):
     after = QueryIntegerField(min_value=0, max_value=2**31 - 1, default=0)
+    wait = QueryIntegerField(min_value=0, max_value=MAX_WAIT_SECONDS, default=0)
     limit = QueryIntegerField(min_value=1, max_value=1000, default=100)
+
+
+class StreamQuerySerializer(serializers.Serializer):
+    after = QueryIntegerField(min_value=0, max_value=2**31 - 1, required=False)
 
 
 class EmptySerializer(StrictSerializer):

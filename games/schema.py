@@ -126,6 +126,7 @@ ERROR_RESPONSES: dict[int, OpenApiResponse] = {
     415: _problem("The request body is not JSON (`Content-Type`).", 415),
     422: _problem("The `Idempotency-Key` was used for another request.", 422),
     429: _problem("Too many requests; see `Retry-After`.", 429),
+    503: _problem("The server holds all the streams it can; see `Retry-After`.", 503),
 }
 #: What any operation may answer: another method on its path, an `Accept` it cannot satisfy, a
 #: body without a length or over the limit (checked before any view runs), the rate limit.

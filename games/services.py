@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 import orjson
 from django.conf import settings
-from django.db import IntegrityError, OperationalError
+from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from engine import (
@@ -62,6 +62,7 @@ from .history import (
     history_events,
     original_created_at,
 )
+from .live import hub
 from .models import Game, Seat, Status
 from .presenters import game_data
 from .warm import WARM
@@ -286,6 +287,8 @@ def append_events(
     game.totals, game.winners = summary.totals, summary.winners
     game.updated_at = now
     game.snapshot, game.snapshot_version = summary.snapshot, after.version
+    game_id, version = game.id, after.version
+    transaction.on_commit(lambda: hub.publish(game_id, version), using=store.write_alias())
 
 
 def _is_contention(error: OperationalError) -> bool:

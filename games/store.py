@@ -43,6 +43,9 @@ _EVENT_VALUES = {"sequence": "integer", "type": "varchar", "schema_version": "sm
 _EVENTS_PER_INSERT = 150
 #: Checkpoint rows per INSERT (three parameters each).
 _CHECKPOINTS_PER_INSERT = 300
+#: PostgreSQL: every append notifies this channel with "<game id> <new version>" (`games.live`
+#: listens to it: the log stays the truth, a notification only says "look").
+NOTIFY_CHANNEL = "skyjo_games"
 
 
 # Which database
@@ -169,7 +172,8 @@ def _move_sql(columns: tuple[str, ...], checks_token: bool) -> str:
 @functools.cache
 def _move_and_insert_sql(columns: tuple[str, ...], rows: int, checks_token: bool) -> str:
     """PostgreSQL: the UPDATE that checks the version, and the INSERT of the events only if it
-    matched, as one statement (atomic on its own). Event `i`'s values are the parameters
+    matched, as one statement (atomic on its own), which also notifies `NOTIFY_CHANNEL` (sent
+    when, and only if, the write commits). Event `i`'s values are the parameters
     `e{i}_sequence`, `e{i}_type`, `e{i}_schema_version` and `e{i}_payload`."""
     id_column = _quoted(Game, "id")
     names = [*_EVENT_VALUES, "payload"]
@@ -179,12 +183,14 @@ def _move_and_insert_sql(columns: tuple[str, ...], rows: int, checks_token: bool
         for row in range(rows)
     )
     return (
-        f"WITH moved AS ({_move_sql(columns, checks_token)} RETURNING {id_column}) "
+        f"WITH moved AS ({_move_sql(columns, checks_token)} RETURNING {id_column}), "
+        f"notified AS (SELECT pg_notify('{NOTIFY_CHANNEL}', "
+        f"moved.{id_column}::text || ' ' || %(version)s::text) FROM moved) "
         f"INSERT INTO {_quoted(GameEvent)} "
         f"({', '.join(_quoted(GameEvent, name) for name in _EVENT_COLUMNS)}) "
         f"SELECT moved.{id_column}, {', '.join(f'e.{name}' for name in names)}, "
-        f"%(created_at)s::timestamptz FROM moved CROSS JOIN (VALUES {values}) "
-        f"AS e ({', '.join(names)})"
+        f"%(created_at)s::timestamptz FROM moved CROSS JOIN notified CROSS JOIN "
+        f"(VALUES {values}) AS e ({', '.join(names)})"
     )
 
 

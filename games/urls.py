@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import history, lobby, meta, turns
+from .views import history, live, lobby, meta, turns
 
 urlpatterns = [
     path("rules", meta.RulesView.as_view(), name="rules"),
@@ -10,6 +10,7 @@ urlpatterns = [
     path("games/import", history.ImportView.as_view(), name="import"),
     path("games/<str:game_id>", lobby.GameDetailView.as_view(), name="game"),
     path("games/<str:game_id>/events", history.EventFeedView.as_view(), name="events"),
+    path("games/<str:game_id>/stream", live.StreamView.as_view(), name="stream"),
     path("games/<str:game_id>/history", history.HistoryView.as_view(), name="history"),
     path("games/<str:game_id>/players", lobby.JoinView.as_view(), name="join"),
     path(

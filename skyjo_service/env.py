@@ -30,3 +30,8 @@ def env_list(name: str, default: list[str]) -> list[str]:
 def env_int(name: str, default: int) -> int:
     raw = os.environ.get(name)
     return default if raw is None or not raw.strip() else int(raw)
+
+
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    return default if raw is None or not raw.strip() else float(raw)

@@ -15,7 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from engine import EVENT_TYPES, TURN_ACTIONS
 
-from .env import env_bool, env_int, env_list
+from .env import env_bool, env_float, env_int, env_list
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -193,6 +193,21 @@ REPLAY_CHECKPOINT_EVERY = env_int("REPLAY_CHECKPOINT_EVERY", 100)
 #: each) to decide their next action without reading them first (games.warm); 0: none, every
 #: action reads its game. Cheaper, never different: CI runs the API tests both ways.
 SKYJO_WARM_GAMES = env_int("SKYJO_WARM_GAMES", 2048)
+
+# Live play (games.live, games.streams): streams and long polls.
+#: Seconds between comment lines on an idle stream (proxies close silent connections).
+LIVE_HEARTBEAT_SECONDS = env_float("LIVE_HEARTBEAT_SECONDS", 15.0)
+#: Seconds a stream lasts before it closes cleanly (deploys drain; clients resume).
+LIVE_STREAM_SECONDS = env_float("LIVE_STREAM_SECONDS", 300.0)
+#: Milliseconds a client waits before reconnecting (the stream's `retry:`).
+LIVE_RETRY_MS = env_int("LIVE_RETRY_MS", 1000)
+#: Streams one process holds at most; more are refused with 503 `too_many_streams`.
+LIVE_MAX_STREAMS = env_int("LIVE_MAX_STREAMS", 1000)
+#: Threads per process that read what streams send (each holds a database connection).
+LIVE_READERS = env_int("LIVE_READERS", 2)
+#: Seconds between polls of the watched games' versions (0: 0.1 on SQLite, where it is the
+#: only way to hear of other processes' writes; 2 on PostgreSQL, a net under the notifications).
+LIVE_POLL_SECONDS = env_float("LIVE_POLL_SECONDS", 0.0)
 
 THROTTLING = env_bool("THROTTLING", True)
 #: Default rates per scope: (production, development). In development (DEBUG, `make run`) a

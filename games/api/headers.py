@@ -88,3 +88,20 @@ def idempotency_key(request: Request) -> str | None:
             errors={"Idempotency-Key": ["Invalid key."]},
         )
     return key
+
+
+_SEQUENCE = re.compile(r"[ \t]*([0-9]{1,10})[ \t]*")
+
+
+def last_event_id(request: Request) -> int | None:
+    """The sequence a reconnecting stream client last received (`Last-Event-ID`), if any."""
+    raw = request.headers.get("Last-Event-ID")
+    if raw is None or not raw.strip(" \t"):
+        return None
+    match = _SEQUENCE.fullmatch(raw)
+    if match is None or int(match[1]) > 2**31 - 1:
+        raise InvalidRequest(
+            "Last-Event-ID takes the sequence of the last event received, e.g. 12.",
+            errors={"Last-Event-ID": ["Expected a whole number from 0 to 2147483647."]},
+        )
+    return int(match[1])

@@ -212,6 +212,14 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         "Send fewer or shorter headers: a seat token is 43 characters, an `Idempotency-Key` at "
         "most 255.",
     ),
+    "too_many_streams": ProblemType(
+        503,
+        "Too many streams",
+        "This server process holds as many live streams as it is configured to "
+        "(`LIVE_MAX_STREAMS`); the stream was not opened.",
+        "Reconnect after the number of seconds in `Retry-After` (an EventSource does so by "
+        "itself), or follow the game with `GET /api/v1/games/{id}/events?wait=30` meanwhile.",
+    ),
     "server_error": ProblemType(
         500,
         "Internal server error",
@@ -405,7 +413,10 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
 
 
 #: Headers a problem code's answers carry.
-_HEADERS: dict[str, dict[str, str]] = {"invalid_token": CHALLENGE}
+_HEADERS: dict[str, dict[str, str]] = {
+    "invalid_token": CHALLENGE,
+    "too_many_streams": {"Retry-After": "5"},
+}
 
 
 def service_problem(error: ServiceError) -> Response:

@@ -4,24 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from django.http import HttpResponseBase
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status as http
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .. import idempotency, log, services
-from ..api.headers import seat_credential
+from ..api.headers import if_none_match, seat_credential
 from ..api.throttling import GameCreationThrottle
 from ..history import export_history
-from ..inputs import (
-    EventsQuerySerializer,
-)
+from ..inputs import MAX_WAIT_SECONDS, EventsQuerySerializer
+from ..live import hub, release_connections
+from ..models import Game
 from ..presenters import event_feed, game_data
 from ..schema import (
+    ETAG,
     GAME_ID,
     IDEMPOTENCY_KEY,
     IDEMPOTENT_REPLAYED,
+    IF_NONE_MATCH,
     LOCATION,
     RETRY_AFTER,
     SEAT_OR_SPECTATOR,
@@ -33,7 +36,7 @@ from ..shapes import (
     HistorySerializer,
     ImportedGameSerializer,
 )
-from .common import PerViewerView, answer_response, keyed_by_address
+from .common import PerViewerView, answer_response, keyed_by_address, with_etag
 
 
 class EventFeedView(PerViewerView):
@@ -45,7 +48,9 @@ class EventFeedView(PerViewerView):
         description="The events after sequence `after`, at most `limit`, each as the caller "
         "may see it (a seat with its token, else a spectator): a deal shows no card but the "
         "first discard, a draw shows its value to the drawer only (R7). Once the game is "
-        "finished nothing is hidden. Poll with `after` set to the last `sequence` you have.",
+        "finished nothing is hidden. Poll with `after` set to the last `sequence` you have, "
+        "and `wait` to be answered as soon as there is news (or stream the game: "
+        "`GET /api/v1/games/{id}/stream`). The `ETag` is the game's version.",
         tags=["history"],
         auth=SEAT_OR_SPECTATOR,
         parameters=[
@@ -56,16 +61,44 @@ class EventFeedView(PerViewerView):
             OpenApiParameter(
                 "limit", whole_number(1, 1000), description="At most this many (default 100)."
             ),
+            OpenApiParameter(
+                "wait",
+                whole_number(0, MAX_WAIT_SECONDS),
+                description="Long poll: when there is no event after `after` yet, wait up to "
+                "this many seconds for one, and answer as soon as it comes (an empty list "
+                "when none did). Default 0: answer at once.",
+            ),
+            IF_NONE_MATCH,
+            ETAG,
             RETRY_AFTER,
         ],
-        responses={200: EventFeedSerializer, **problems(400, 401, 404)},
+        responses={
+            200: EventFeedSerializer,
+            304: OpenApiResponse(description="Unchanged: `If-None-Match` names this version."),
+            **problems(400, 401, 404),
+        },
     )
-    def get(self, request: Request, game_id: str) -> Response:
+    def get(self, request: Request, game_id: str) -> HttpResponseBase:
         game, seat = services.game_and_seat(game_id, seat_credential(request), required=False)
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        after, limit = query.validated_data["after"], query.validated_data["limit"]
-        return Response(event_feed(game, log.events(game, after, limit=limit), seat))
+        after, limit, wait = (query.validated_data[name] for name in ("after", "limit", "wait"))
+        if wait and game.version <= after:
+            game = _waited_for(game, after, wait)
+        tags = if_none_match(request)
+        if "*" in tags or str(game.version) in tags:
+            return with_etag(Response(status=http.HTTP_304_NOT_MODIFIED), game.version)
+        feed = event_feed(game, log.events(game, after, upto=game.version, limit=limit), seat)
+        return with_etag(Response(feed), game.version)
+
+
+def _waited_for(game: Game, after: int, seconds: int) -> Game:
+    """The game once it is past `after`, or as it is after `seconds` (a long poll); no
+    database connection is held meanwhile."""
+    release_connections()
+    with hub.watching(game.id, game.version):
+        hub.wait_beyond(game.id, after, seconds)
+    return services.get_game(game.id)
 
 
 class HistoryView(APIView):

@@ -1,0 +1,233 @@
+"""The per-process hub that learns when watched games move and wakes whoever waits for them.
+
+Streams (`GET /games/{id}/stream`) and long polls (`/events?wait=`) wait here, never on the
+database. The hub learns of a new version from this process's own writes, from PostgreSQL's
+notifications (every append notifies `store.NOTIFY_CHANNEL` in its own statement: one listening
+connection per process) and from a poll of the watched games' versions: SQLite's way across
+processes, and on PostgreSQL a slower safety net, so a lost notification only delays an event.
+
+What a viewer is sent is read by the hub's reader threads, once per game, version and viewer
+kind in this process, and shared by every stream that waits for it: a thousand spectators of
+one game cost one read of the log. The reader threads hold the database connections; a waiting
+stream holds none.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import psycopg
+from django.conf import settings
+from django.db import close_old_connections, connections
+
+from . import store
+from .models import Game
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
+
+#: Batches kept for streams that ask for the same (game, viewer, after, version) again.
+_BATCHES_KEPT = 4096
+
+
+@dataclass
+class _Watched:
+    """A game some stream or long poll of this process waits on."""
+
+    changed: threading.Condition
+    version: int = 0
+    watchers: int = 0
+
+
+class Hub:
+    """Watched games, their latest known versions, and the reads shared between waiters."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._games: dict[uuid.UUID, _Watched] = {}
+        self._reads: OrderedDict[Any, Future[Any]] = OrderedDict()
+        self._readers: ThreadPoolExecutor | None = None
+        self._started = False
+        self.draining = threading.Event()
+        self.streams = 0
+
+    @contextmanager
+    def watching(self, game_id: uuid.UUID, version: int) -> Iterator[None]:
+        """Keep `game_id` watched (at least at `version`) while the block runs."""
+        self._start_once()
+        with self._lock:
+            watched = self._games.setdefault(game_id, _Watched(threading.Condition(self._lock)))
+            watched.watchers += 1
+            watched.version = max(watched.version, version)
+        try:
+            yield
+        finally:
+            with self._lock:
+                watched.watchers -= 1
+                if watched.watchers == 0:
+                    del self._games[game_id]
+
+    @contextmanager
+    def streaming(self) -> Iterator[None]:
+        """Count an open stream while the block runs (`live_streams` in the stats)."""
+        with self._lock:
+            self.streams += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.streams -= 1
+
+    def publish(self, game_id: uuid.UUID, version: int) -> None:
+        """`game_id` is now at `version` at least: wake its waiters if that is news."""
+        with self._lock:
+            watched = self._games.get(game_id)
+            if watched is None or version <= watched.version:
+                return
+            watched.version = version
+            watched.changed.notify_all()
+
+    def wait_beyond(self, game_id: uuid.UUID, version: int, timeout: float) -> int:
+        """Wait (at most `timeout` seconds) until the watched game is past `version`, or the
+        process drains; the latest version known."""
+        with self._lock:
+            watched = self._games[game_id]
+            watched.changed.wait_for(
+                lambda: watched.version > version or self.draining.is_set(), timeout
+            )
+            return watched.version
+
+    def known_version(self, game_id: uuid.UUID) -> int:
+        with self._lock:
+            watched = self._games.get(game_id)
+            return 0 if watched is None else watched.version
+
+    def shared_read(self, key: Any, read: Callable[[], T]) -> T:
+        """`read()`'s answer, run once by a reader thread for every caller asking with `key`
+        (a failed read is tried again by the next caller)."""
+        with self._lock:
+            future = self._reads.get(key)
+            if future is None or (future.done() and future.exception() is not None):
+                future = self._executor().submit(_released_after, read)
+                self._reads[key] = future
+                while len(self._reads) > _BATCHES_KEPT:
+                    self._reads.popitem(last=False)
+        result: T = future.result()
+        return result
+
+    def watched_ids(self) -> list[uuid.UUID]:
+        with self._lock:
+            return list(self._games)
+
+    def drain(self) -> None:
+        """The process is stopping: every stream ends now (its client resumes elsewhere)."""
+        self.draining.set()
+        with self._lock:
+            for watched in self._games.values():
+                watched.changed.notify_all()
+
+    def _executor(self) -> ThreadPoolExecutor:
+        if self._readers is None:
+            self._readers = ThreadPoolExecutor(
+                settings.LIVE_READERS, thread_name_prefix="skyjo-live-read"
+            )
+        return self._readers
+
+    def _start_once(self) -> None:
+        """Start this process's listener and poller threads at the first watch."""
+        with self._lock:
+            if self._started:
+                return
+            self._started = True
+        _daemon(self._poll_forever, "skyjo-live-poll")
+        if connections[store.write_alias()].vendor == "postgresql":
+            _daemon(self._listen_forever, "skyjo-live-listen")
+
+    def _poll_forever(self) -> None:
+        """Publish the watched games' versions every `LIVE_POLL_SECONDS`."""
+        while True:
+            time.sleep(_poll_seconds())
+            try:
+                self._poll_once()
+            except Exception:  # a database that is down now may be up at the next poll
+                logger.warning("live: polling the watched games failed", exc_info=True)
+            finally:
+                close_old_connections()
+
+    def _poll_once(self) -> None:
+        ids = self.watched_ids()
+        if ids:
+            for game_id, version in Game.objects.filter(pk__in=ids).values_list("pk", "version"):
+                self.publish(game_id, version)
+
+    def _listen_forever(self) -> None:
+        """Hold one LISTEN connection (psycopg's async notifications), reconnecting after a
+        failure; the poll covers what is missed meanwhile."""
+        while True:
+            try:
+                asyncio.run(self._listen())
+            except Exception:
+                logger.warning("live: the notification listener stopped", exc_info=True)
+            time.sleep(1.0)
+
+    async def _listen(self) -> None:
+        params = _listener_params()
+        async with await psycopg.AsyncConnection.connect(**params, autocommit=True) as conn:
+            await conn.execute(f"LISTEN {store.NOTIFY_CHANNEL}")
+            async for notice in conn.notifies():
+                self._heard(notice.payload)
+
+    def _heard(self, payload: str) -> None:
+        game, _, version = payload.partition(" ")
+        try:
+            self.publish(uuid.UUID(game), int(version))
+        except ValueError:
+            logger.warning("live: ignored the notification %r", payload)
+
+
+def _released_after(read: Callable[[], T]) -> T:
+    """Run `read` in a reader thread, then release its connection if `CONN_MAX_AGE` (or a
+    pool) says so, as a request's end would."""
+    try:
+        return read()
+    finally:
+        close_old_connections()
+
+
+def release_connections() -> None:
+    """Give this thread's database connections back (to the pool, or closed) before a long
+    wait, so a waiting stream or long poll holds none; not inside a transaction (a test's)."""
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()
+
+
+def _daemon(target: Callable[[], None], name: str) -> None:
+    threading.Thread(target=target, name=name, daemon=True).start()
+
+
+def _poll_seconds() -> float:
+    default = 0.1 if connections[store.write_alias()].vendor == "sqlite" else 2.0
+    return settings.LIVE_POLL_SECONDS or default
+
+
+def _listener_params() -> dict[str, Any]:
+    """The connection parameters of the write database, for psycopg directly."""
+    params = dict(connections[store.write_alias()].get_connection_params())
+    for django_only in ("cursor_factory", "context", "prepare_threshold", "pool"):
+        params.pop(django_only, None)
+    return params
+
+
+#: This process's hub.
+hub = Hub()

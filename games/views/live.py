@@ -1,0 +1,102 @@
+"""The live stream of a game, per viewer, as Server-Sent Events."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from .. import services, streams
+from ..api.headers import last_event_id, seat_credential
+from ..api.renderers import JSONRenderer
+from ..api.sse import EVENT_STREAM, EventStreamRenderer
+from ..errors import TooManyStreams
+from ..inputs import StreamQuerySerializer
+from ..live import hub, release_connections
+from ..schema import GAME_ID, RETRY_AFTER, SEAT_OR_SPECTATOR, problems, whole_number
+
+_FRAMES = """\
+One frame per event of the log, in order, each exactly as `GET /api/v1/games/{id}/events` \
+shows it to this viewer (same redaction, same JSON; a finished game hides nothing):
+
+    id: <sequence>
+    event: <type, e.g. CardDrawn>
+    data: {"sequence": ..., "type": ..., "at": ..., "data": {...}}
+
+After the events of each move, and once first of all, a `view` frame (no `id`) carries the \
+viewer's view, the body of `GET /api/v1/games/{id}`: play from its `legal_actions`. The \
+stream starts with `retry:` (milliseconds before reconnecting), sends a comment line \
+(`: keep-alive`) when idle, and ends after the game's last event, after a few minutes \
+(`LIVE_STREAM_SECONDS`) or when the server restarts: reconnect with `Last-Event-ID` and no \
+event is missed or repeated."""
+
+_EXAMPLE = (
+    "retry: 1000\n\n"
+    'id: 17\nevent: CardDrawn\ndata: {"sequence":17,"type":"CardDrawn",'
+    '"at":"2026-12-01T10:00:00.000000Z","data":{"seat":1,"value":null}}\n\n'
+    'event: view\ndata: {"id":"…","version":17,"status":"playing","current_seat":1,'
+    '"legal_actions":[],"…":"…"}\n\n'
+    ": keep-alive\n\n"
+)
+
+LAST_EVENT_ID = OpenApiParameter(
+    "Last-Event-ID",
+    OpenApiTypes.INT,
+    OpenApiParameter.HEADER,
+    description="The `id` of the last frame received: the stream resumes after it (an "
+    "EventSource sends it by itself when it reconnects). Wins over `after`.",
+)
+
+
+class StreamView(APIView):
+    """A viewer's push channel: the log as it grows, and the viewer's view after each move."""
+
+    renderer_classes = [EventStreamRenderer, JSONRenderer]
+
+    @extend_schema(
+        operation_id="stream_game",
+        summary="Stream a game's events (Server-Sent Events)",
+        description="With a seat token, that seat's stream; without one, a spectator's. "
+        "Starts after `Last-Event-ID`, else after `after`, else from the first event. "
+        "Errors before the stream starts are problem documents.\n\n" + _FRAMES,
+        tags=["history"],
+        auth=SEAT_OR_SPECTATOR,
+        parameters=[
+            GAME_ID,
+            OpenApiParameter(
+                "after", whole_number(0), description="Sequence to start after (default 0)."
+            ),
+            LAST_EVENT_ID,
+            RETRY_AFTER,
+        ],
+        responses={
+            (200, EVENT_STREAM): OpenApiResponse(
+                OpenApiTypes.STR,
+                description="The stream: `text/event-stream` frames as described above.",
+                examples=[OpenApiExample("A stream", value=_EXAMPLE)],
+            ),
+            **problems(400, 401, 404, 503),
+        },
+    )
+    def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
+        game, seat = services.game_and_seat(game_id, seat_credential(request), required=False)
+        after = _start(request)
+        if hub.streams >= settings.LIVE_MAX_STREAMS:
+            raise TooManyStreams()
+        release_connections()
+        response = StreamingHttpResponse(streams.stream(game, seat, after), EVENT_STREAM)
+        response["Cache-Control"] = "no-cache"
+        response["X-Accel-Buffering"] = "no"  # nginx: pass each frame on at once
+        response["Vary"] = "Authorization"
+        return response
+
+
+def _start(request: Request) -> int:
+    """Where the stream starts: after `Last-Event-ID`, else `?after=`, else 0."""
+    query = StreamQuerySerializer(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    resumed = last_event_id(request)
+    return resumed if resumed is not None else query.validated_data.get("after", 0)
