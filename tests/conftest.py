@@ -41,7 +41,7 @@ def api() -> APIClient:
 
 
 #: Test folders whose every test starts real processes (servers, generators, npm).
-SERVER_FOLDERS = {"production", "clients"}
+SERVER_FOLDERS = {"production", "clients", "live"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -1,0 +1,285 @@
+"""Clients of the live endpoints for the tests: games set up and played over HTTP (httpx), and
+followers that read a viewer's stream as an EventSource does (httpx-sse), reconnecting with
+`Last-Event-ID`, keeping every frame of every connection for the checks."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from httpx_sse import ServerSentEvent, connect_sse
+
+from engine import Action, action_to_data
+from tests.api.support import ENDPOINTS
+
+GAMES = "/api/v1/games"
+View = dict[str, Any]
+
+
+def bearer(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def stream_url(game_id: str) -> str:
+    return f"{GAMES}/{game_id}/stream"
+
+
+# Games over HTTP
+
+
+@dataclass(frozen=True)
+class Table:
+    """A game and the tokens of its seats."""
+
+    game_id: str
+    tokens: list[str]
+
+    @property
+    def viewers(self) -> list[str | None]:
+        """The spectator (no token), then each seat."""
+        return [None, *self.tokens]
+
+
+def start_game(client: httpx.Client, seats: int, seed: int, end_score: int = 1) -> Table:
+    """A seeded game with every seat taken (round 1 dealt); a tiny end score: one round."""
+    body = {"seats": seats, "seed": seed, "options": {"end_score": end_score}}
+    created = client.post(GAMES, json=body)
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    return Table(game_id, [join(client, game_id, f"Player {seat}") for seat in range(seats)])
+
+
+def join(client: httpx.Client, game_id: str, name: str) -> str:
+    joined = client.post(f"{GAMES}/{game_id}/players", json={"name": name})
+    assert joined.status_code == 201, joined.text
+    token: str = joined.json()["token"]
+    return token
+
+
+def act(client: httpx.Client, game_id: str, token: str, action: Action | dict[str, Any]) -> View:
+    """POST one action to its typed endpoint; the actor's new view."""
+    data = action if isinstance(action, dict) else action_to_data(action)
+    body = {key: value for key, value in data.items() if key != "action"}
+    url = f"{GAMES}/{game_id}/actions/{ENDPOINTS[data['action']]}"
+    answer = client.post(url, json=body, headers=bearer(token))
+    assert answer.status_code == 200, answer.text
+    view: View = answer.json()
+    return view
+
+
+def get_view(client: httpx.Client, game_id: str, token: str | None) -> View:
+    answer = client.get(f"{GAMES}/{game_id}", headers=bearer(token))
+    assert answer.status_code == 200, answer.text
+    view: View = answer.json()
+    return view
+
+
+def feed(client: httpx.Client, game_id: str, token: str | None) -> dict[int, dict[str, Any]]:
+    """Every event as `/events` shows it to the viewer now, by sequence (page by page)."""
+    events: dict[int, dict[str, Any]] = {}
+    while True:
+        query = {"after": max(events, default=0), "limit": 1000}
+        page = client.get(f"{GAMES}/{game_id}/events", params=query, headers=bearer(token))
+        assert page.status_code == 200, page.text
+        if not page.json()["events"]:
+            return events
+        events.update((event["sequence"], event) for event in page.json()["events"])
+
+
+# Streams
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A frame as an EventSource hands it over: `id` only on an event's frame (a client
+    remembers the last one, a view frame has none of its own)."""
+
+    event: str
+    id: int | None
+    data: dict[str, Any]
+
+    @classmethod
+    def of(cls, sse: ServerSentEvent) -> Frame:
+        event_id = None if sse.event == "view" else int(sse.id)
+        return cls(sse.event, event_id, json.loads(sse.data))
+
+
+@dataclass
+class Connection:
+    """One request of a stream: where it resumed, the `retry:` it started with, its frames,
+    and whether the server ended it (else the client closed it)."""
+
+    resumed_after: int | None
+    retry: int | None = None
+    frames: list[Frame] = field(default_factory=list)
+    closed_by_server: bool = False
+    kept_upto: int | None = None  # the client kept the events up to this one (None: all)
+
+    def events(self) -> list[Frame]:
+        return [frame for frame in self.frames if frame.event != "view"]
+
+    def kept(self) -> list[Frame]:
+        upto = self.kept_upto
+        return [f for f in self.events() if upto is None or (f.id is not None and f.id <= upto)]
+
+
+def finished(view: View) -> bool:
+    return bool(view["status"] == "finished")
+
+
+class Follower(threading.Thread):
+    """One viewer's stream, read on a thread until a view satisfies `done`. When the server
+    closes the stream before that, it reconnects with `Last-Event-ID`, as an EventSource does.
+    `wait_close`: after that view, read on until the server ends the stream (it must).
+    `chop`: after each batch of events it closes the stream itself and resumes after the
+    batch's first event (a client that kept only that much), alternately by `Last-Event-ID`
+    and by `?after=`: the stream is resumed at every point."""
+
+    def __init__(
+        self,
+        base_url: str,
+        game_id: str,
+        token: str | None,
+        *,
+        done: Callable[[View], bool] = finished,
+        wait_close: bool = True,
+        chop: bool = False,
+        seconds: float = 120,
+    ) -> None:
+        super().__init__(daemon=True)
+        self.base_url, self.game_id, self.token = base_url, game_id, token
+        self.done, self.wait_close, self.chop = done, wait_close, chop
+        self.deadline = time.monotonic() + seconds
+        self.connections: list[Connection] = []
+        self.error: BaseException | None = None
+        self.arrivals: dict[int, float] = {}  # version -> when its first view arrived
+        self._seen = threading.Condition()
+
+    def run(self) -> None:
+        try:
+            with httpx.Client(base_url=self.base_url, timeout=10) as client:
+                resume: int | None = None
+                while True:
+                    assert time.monotonic() < self.deadline, "the stream did not reach its end"
+                    resume, over = self._read(client, resume)
+                    if over:
+                        return
+        except BaseException as error:  # reported by `finish`, in the test's thread
+            self.error = error
+        finally:
+            with self._seen:
+                self._seen.notify_all()
+
+    def _read(self, client: httpx.Client, resume: int | None) -> tuple[int | None, bool]:
+        """One connection: answers where to resume and whether the follower is done."""
+        connection = Connection(resume)
+        self.connections.append(connection)
+        headers, query = bearer(self.token), {}
+        if resume is not None and self.chop and len(self.connections) % 2:
+            query["after"] = resume
+        elif resume is not None:
+            headers["Last-Event-ID"] = str(resume)
+        reached = False
+        with connect_sse(
+            client, "GET", stream_url(self.game_id), headers=headers, params=query
+        ) as source:
+            assert source.response.status_code == 200, source.response.read()
+            for sse in source.iter_sse():
+                if not sse.data:  # `retry:`; or a comment after an `id:`, which httpx-sse
+                    if sse.retry is not None:  # 0.4.3 hands over as an empty event
+                        connection.retry = sse.retry
+                    continue
+                frame = Frame.of(sse)
+                connection.frames.append(frame)
+                if frame.event != "view":
+                    resume = frame.id
+                    continue
+                self._saw(frame.data)
+                if self.chop and connection.events():
+                    connection.kept_upto = connection.events()[0].id
+                    return connection.kept_upto, False
+                reached = self.done(frame.data)
+                if reached and not self.wait_close:
+                    return resume, True
+        connection.closed_by_server = True
+        return resume, reached
+
+    def _saw(self, view: View) -> None:
+        with self._seen:
+            self.arrivals.setdefault(view["version"], time.monotonic())
+            self._seen.notify_all()
+
+    def wait_version(self, version: int, timeout: float) -> float:
+        """When a view at `version` (or later) arrived; fails after `timeout` seconds."""
+        with self._seen:
+            self._seen.wait_for(
+                lambda: max(self.arrivals, default=-1) >= version or not self.is_alive(),
+                timeout,
+            )
+            arrived = [at for seen, at in self.arrivals.items() if seen >= version]
+        assert arrived, f"no view at version {version} within {timeout} s ({self.error!r})"
+        return min(arrived)
+
+    def read_all(self) -> list[Connection]:
+        """Follow in this thread, to the end; the connections."""
+        self.run()
+        if self.error is not None:
+            raise self.error
+        return self.connections
+
+    def finish(self, timeout: float = 60) -> list[Connection]:
+        """Wait for the follower's end; its connections."""
+        self.join(timeout)
+        assert not self.is_alive(), "the follower is still reading"
+        if self.error is not None:
+            raise self.error
+        return self.connections
+
+
+def kept_events(connections: list[Connection]) -> list[Frame]:
+    """The events a client kept, connection after connection."""
+    return [frame for connection in connections for frame in connection.kept()]
+
+
+# Raw streams: what an EventSource hides (the `retry:` line, comments) and how a stream ends
+
+
+@dataclass
+class RawStream:
+    """A stream's blocks (the text between blank lines) as they came, and when each came."""
+
+    response: httpx.Response
+    blocks: list[str] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+
+    def read(self, until: Callable[[str], bool] = lambda block: False) -> None:
+        """Read blocks until `until(block)` or the end of the stream."""
+        pending = ""
+        for text in self.response.iter_text():
+            pending += text
+            while "\n\n" in pending:
+                block, pending = pending.split("\n\n", 1)
+                self.blocks.append(block)
+                self.times.append(time.monotonic())
+                if until(block):
+                    return
+        assert pending == "", f"the stream ended inside a frame: {pending!r}"
+
+    def frames(self) -> list[dict[str, str]]:
+        """The blocks that are frames (not comments), field by field."""
+        fields = [dict(line.split(": ", 1) for line in block.split("\n")) for block in self.blocks]
+        return [frame for frame in fields if "" not in frame]
+
+
+@contextmanager
+def raw_stream(
+    client: httpx.Client, game_id: str, token: str | None = None, **headers: str
+) -> Iterator[RawStream]:
+    with client.stream("GET", stream_url(game_id), headers={**bearer(token), **headers}) as r:
+        yield RawStream(r)

@@ -1,0 +1,163 @@
+"""Whole games at 2, 4 and 8 seats followed on the stream by every viewer (each seat and a
+spectator), while engine players play them over HTTP: each viewer's frames are its `/events`
+and its `GET /games/{id}`, every event exactly once across the reconnections that the
+server's short stream time forces, and again when the stream is opened after the game.
+
+The stream's events are read when the stream gets to them, and a finished game hides nothing:
+so an event is compared with `/events` as read during the game (just before the last action),
+unless the view that closes its batch says the game was finished when it was read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+
+from engine import (
+    Action,
+    GameState,
+    GreedyPlayer,
+    Join,
+    Options,
+    SeededShuffler,
+    replay,
+    seats_to_act,
+    view,
+)
+from engine import act as engine_act
+from engine import create_game as create_engine_game
+from tests.api.support import IDENTITY
+
+from .conftest import MAIN, Servers
+from .support import (
+    Connection,
+    Follower,
+    Frame,
+    Table,
+    View,
+    act,
+    feed,
+    get_view,
+    kept_events,
+    start_game,
+)
+
+RETRY_MS = int(MAIN["LIVE_RETRY_MS"])
+END_SCORE = 1  # one round
+Events = dict[int, dict[str, Any]]
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(2, 3), (4, 2), (8, 1)])
+def test_every_viewer_streams_its_feed_and_its_views(
+    servers: Servers, seats: int, seed: int
+) -> None:
+    url = servers.main.url
+    with httpx.Client(base_url=url, timeout=30) as client:
+        table = start_game(client, seats, seed, END_SCORE)
+        followers = [Follower(url, table.game_id, token) for token in table.viewers]
+        if seats == 2:  # resumed at every point of the live game, by seat and spectator
+            followers += [Follower(url, table.game_id, t, chop=True) for t in table.viewers[:2]]
+        for follower in followers:
+            follower.start()
+        played = play(client, table, seats, seed)
+        during, after, views = played.during, played.after, played.views
+        final = max(after[0])
+        for follower in followers:
+            viewer = table.viewers.index(follower.token)
+            connections = follower.finish()
+            check_stream(connections, during[viewer], after[viewer], views[viewer])
+            assert [frame.id for frame in kept_events(connections)] == list(range(1, final + 1))
+            if follower.chop:
+                assert len(connections) > final // 2  # resumed after (nearly) every event
+        # After the game: the whole feed at once, one view, and the end.
+        for viewer, token in enumerate(table.viewers):
+            connections = Follower(url, table.game_id, token).read_all()
+            assert len(connections) == 1
+            check_stream(connections, {}, after[viewer], views[viewer])
+            assert [frame.data for frame in connections[0].events()] == list(after[viewer].values())
+
+
+@dataclass
+class Played:
+    """What each viewer (0: the spectator, then each seat) was shown: its `/events` read just
+    before the last action and after it, and its view at every version."""
+
+    during: list[Events]
+    after: list[Events]
+    views: list[dict[int, View]]
+
+
+def engine_game(seats: int, seed: int) -> tuple[list[tuple[int, Action]], list[GameState]]:
+    """The greedy players' actions in the seeded game (the service deals as the engine does
+    with the same seed), and the state after the deal and after each action."""
+    shuffler = SeededShuffler(seed)
+    state = replay(create_engine_game(seats, Options(END_SCORE)))
+    for seat in range(seats):
+        _, state = engine_act(state, None, Join(f"Player {seat}"), shuffler)
+    states, actions = [state], []
+    while state.phase != "finished":
+        seat = seats_to_act(state)[0]
+        action = GreedyPlayer().choose(view(state, seat))
+        _, state = engine_act(state, seat, action, shuffler)
+        actions.append((seat, action))
+        states.append(state)
+    return actions, states
+
+
+def play(client: httpx.Client, table: Table, seats: int, seed: int) -> Played:
+    """Play the game. Every viewer's view at every version is `GET /games/{id}`'s body: the
+    game's identity (as the spectator's GET shows it at that version) and the engine's view
+    for that viewer, which the spectator's GET and the actor's answer (the actor's GET)
+    match at every version; reading every seat's view after every action would take most
+    of the test's time."""
+    actions, states = engine_game(seats, seed)
+    viewers = table.viewers
+    views: list[dict[int, View]] = [{} for _ in viewers]
+
+    def shown(state: GameState, spectator: View, actor: int | None, answer: View) -> None:
+        identity = {key: spectator[key] for key in IDENTITY}
+        for index, seat in enumerate([None, *range(seats)]):
+            views[index][state.version] = {**identity, **view(state, seat).to_data()}
+        assert spectator == views[0][state.version]
+        assert actor is None or answer == views[actor + 1][state.version]
+
+    shown(states[0], get_view(client, table.game_id, None), None, {})
+    during: list[Events] = []
+    for index, ((seat, action), state) in enumerate(zip(actions, states[1:], strict=True)):
+        if index == len(actions) - 1:
+            during = [feed(client, table.game_id, token) for token in viewers]
+        answer = act(client, table.game_id, table.tokens[seat], action)
+        shown(state, get_view(client, table.game_id, None), seat, answer)
+    after = [feed(client, table.game_id, token) for token in viewers]
+    return Played(during, after, views)
+
+
+def check_stream(
+    connections: list[Connection], during: Events, after: Events, views: dict[int, View]
+) -> None:
+    """Each connection starts with `retry:`; then batches: the events after the last one
+    covered, in order, then the view at the version they reach, as `GET /games/{id}` showed
+    it then; each event as `/events` showed it (during or after the game, as the batch's view
+    says); the last connection ends, after the finished game's view."""
+    for connection in connections:
+        assert connection.retry == RETRY_MS
+        cursor = connection.resumed_after or 0
+        batch: list[Frame] = []
+        for frame in connection.frames:
+            if frame.event != "view":
+                assert frame.event == frame.data["type"] and frame.id == frame.data["sequence"]
+                batch.append(frame)
+                continue
+            view = frame.data
+            assert view == views.get(view["version"]), f"view at version {view['version']}"
+            reference = after if view["status"] == "finished" else during
+            assert [f.data for f in batch] == [reference[f.id] for f in batch if f.id]
+            assert [f.id for f in batch] == list(range(cursor + 1, view["version"] + 1))
+            cursor, batch = max(cursor, view["version"]), []
+        assert not batch, "events without the view that closes their batch"
+    last = connections[-1]
+    assert last.closed_by_server and last.frames[-1].data["status"] == "finished"
+    assert all(c.closed_by_server for c in connections if c.kept_upto is None)
