@@ -28,11 +28,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+import httpx
 import psycopg
 import pytest
 from django.conf import settings
 
 from loadtest.server import ROOT, free_port, run_manage, server_environment, stop, wait_until_ready
+from tests.api.support import engine_actions
+
+from .support import Table, act, start_game
 
 #: `main`: a comment every half second when idle, a stream closed (and resumed by its client)
 #: every 3 s, clients told to reconnect after 250 ms; a stream holds a thread, and an 8-seat
@@ -190,3 +194,20 @@ def servers(live_database: Database, tmp_path_factory: pytest.TempPathFactory) -
             wait_until_ready(url, process, timeout=60)
         made = {name: Server(url, p.pid, env) for name, (url, p, env) in started.items()}
         yield Servers(made["main"], made["other"], made["small"], database)
+
+
+@pytest.fixture
+def client(servers: Servers) -> Iterator[httpx.Client]:
+    """A client of `main`."""
+    with httpx.Client(base_url=servers.main.url, timeout=30) as client:
+        yield client
+
+
+@pytest.fixture(scope="session")
+def finished_table(servers: Servers) -> Table:
+    """A 2-seat game played to its end on `main`."""
+    with httpx.Client(base_url=servers.main.url, timeout=30) as client:
+        table = start_game(client, 2, seed=3)
+        for seat, action in engine_actions(2, 3, end_score=1):
+            act(client, table.game_id, table.tokens[seat], action)
+    return table

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from httpx_sse import ServerSentEvent, connect_sse
+from httpx_sse import EventSource, ServerSentEvent, connect_sse
 
 from engine import Action, action_to_data
 from tests.api.support import ENDPOINTS
@@ -189,14 +189,7 @@ class Follower(threading.Thread):
         with connect_sse(
             client, "GET", stream_url(self.game_id), headers=headers, params=query
         ) as source:
-            assert source.response.status_code == 200, source.response.read()
-            for sse in source.iter_sse():
-                if not sse.data:  # `retry:`; or a comment after an `id:`, which httpx-sse
-                    if sse.retry is not None:  # 0.4.3 hands over as an empty event
-                        connection.retry = sse.retry
-                    continue
-                frame = Frame.of(sse)
-                connection.frames.append(frame)
+            for frame in frames(source, connection):
                 if frame.event != "view":
                     resume = frame.id
                     continue
@@ -240,6 +233,41 @@ class Follower(threading.Thread):
         if self.error is not None:
             raise self.error
         return self.connections
+
+
+def frames(source: EventSource, connection: Connection) -> Iterator[Frame]:
+    """The frames of a stream that answered 200, each also kept in `connection`."""
+    assert source.response.status_code == 200, source.response.read()
+    for sse in source.iter_sse():
+        if not sse.data:  # `retry:`; or a comment after an `id:`, which httpx-sse 0.4.3
+            if sse.retry is not None:  # hands over as an event without data
+                connection.retry = sse.retry
+            continue
+        frame = Frame.of(sse)
+        connection.frames.append(frame)
+        yield frame
+
+
+def whole_stream(
+    client: httpx.Client,
+    game_id: str,
+    token: str | None = None,
+    *,
+    last_event_id: int | None = None,
+    after: int | None = None,
+) -> Connection:
+    """A stream read until the server ends it (a finished game's), started after
+    `Last-Event-ID` or `?after=`."""
+    headers = bearer(token)
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = str(last_event_id)
+    query = {} if after is None else {"after": after}
+    connection = Connection(last_event_id if last_event_id is not None else after)
+    with connect_sse(client, "GET", stream_url(game_id), headers=headers, params=query) as source:
+        for _ in frames(source, connection):
+            pass
+    connection.closed_by_server = True
+    return connection
 
 
 def kept_events(connections: list[Connection]) -> list[Frame]:
