@@ -169,7 +169,7 @@ def servers(live_database: Database, tmp_path_factory: pytest.TempPathFactory) -
     """`main`, `other` and `small`, started together; their output in the session's
     temporary folder (`servers.log`)."""
     database = live_database
-    other = {"WORKERS": "1", "THREADS": "8"}
+    other = {"WORKERS": "1", "THREADS": "8", "LIVE_HEARTBEAT_SECONDS": "0.5"}
     if database.vendor == "postgresql":
         other["LIVE_POLL_SECONDS"] = "30"  # only a notification can wake a stream in time
     static = tmp_path_factory.mktemp("static")  # whitenoise's folder; the API needs no file

@@ -15,7 +15,20 @@ from typing import Any
 import httpx
 from httpx_sse import EventSource, ServerSentEvent, connect_sse
 
-from engine import Action, action_to_data
+from engine import (
+    Action,
+    GameState,
+    GreedyPlayer,
+    Join,
+    Options,
+    SeededShuffler,
+    action_to_data,
+    replay,
+    seats_to_act,
+    view,
+)
+from engine import act as engine_act
+from engine import create_game as create_engine_game
 from tests.api.support import ENDPOINTS
 
 GAMES = "/api/v1/games"
@@ -92,6 +105,26 @@ def feed(client: httpx.Client, game_id: str, token: str | None) -> dict[int, dic
         events.update((event["sequence"], event) for event in page.json()["events"])
 
 
+def engine_game(
+    seats: int, seed: int, end_score: int = 1
+) -> tuple[list[tuple[int, Action]], list[GameState]]:
+    """The greedy players' actions in the seeded game (the service deals as the engine does
+    with the same seed; seats named as `start_game` names them), and the state after the
+    deal and after each action."""
+    shuffler = SeededShuffler(seed)
+    state = replay(create_engine_game(seats, Options(end_score)))
+    for seat in range(seats):
+        _, state = engine_act(state, None, Join(f"Player {seat}"), shuffler)
+    states, actions = [state], []
+    while state.phase != "finished":
+        seat = seats_to_act(state)[0]
+        action = GreedyPlayer().choose(view(state, seat))
+        _, state = engine_act(state, seat, action, shuffler)
+        actions.append((seat, action))
+        states.append(state)
+    return actions, states
+
+
 # Streams
 
 
@@ -134,12 +167,12 @@ def finished(view: View) -> bool:
 
 
 class Follower(threading.Thread):
-    """One viewer's stream, read on a thread until a view satisfies `done`. When the server
-    closes the stream before that, it reconnects with `Last-Event-ID`, as an EventSource does.
-    `wait_close`: after that view, read on until the server ends the stream (it must).
-    `chop`: after each batch of events it closes the stream itself and resumes after the
-    batch's first event (a client that kept only that much), alternately by `Last-Event-ID`
-    and by `?after=`: the stream is resumed at every point."""
+    """One viewer's stream, read on a thread to the game's end (the finished game's view, after
+    which the server must end the stream), or with `until` to a view at that version (then the
+    client closes it). When the server closes the stream before, it reconnects with
+    `Last-Event-ID`, as an EventSource does. `chop`: after each batch of events it closes the
+    stream itself and resumes after the batch's first event (a client that kept only that
+    much), alternately by `Last-Event-ID` and by `?after=`: resumed at every point."""
 
     def __init__(
         self,
@@ -147,14 +180,13 @@ class Follower(threading.Thread):
         game_id: str,
         token: str | None,
         *,
-        done: Callable[[View], bool] = finished,
-        wait_close: bool = True,
+        until: int | None = None,
         chop: bool = False,
         seconds: float = 120,
     ) -> None:
         super().__init__(daemon=True)
         self.base_url, self.game_id, self.token = base_url, game_id, token
-        self.done, self.wait_close, self.chop = done, wait_close, chop
+        self.until, self.chop = until, chop
         self.deadline = time.monotonic() + seconds
         self.connections: list[Connection] = []
         self.error: BaseException | None = None
@@ -197,9 +229,9 @@ class Follower(threading.Thread):
                 if self.chop and connection.events():
                     connection.kept_upto = connection.events()[0].id
                     return connection.kept_upto, False
-                reached = self.done(frame.data)
-                if reached and not self.wait_close:
+                if self.until is not None and frame.data["version"] >= self.until:
                     return resume, True
+                reached = finished(frame.data)
         connection.closed_by_server = True
         return resume, reached
 
@@ -208,16 +240,21 @@ class Follower(threading.Thread):
             self.arrivals.setdefault(view["version"], time.monotonic())
             self._seen.notify_all()
 
-    def wait_version(self, version: int, timeout: float) -> float:
-        """When a view at `version` (or later) arrived; fails after `timeout` seconds."""
+    def arrival(self, version: int, timeout: float) -> float | None:
+        """When a view at `version` (or later) arrived, waiting up to `timeout` seconds."""
         with self._seen:
             self._seen.wait_for(
                 lambda: max(self.arrivals, default=-1) >= version or not self.is_alive(),
                 timeout,
             )
             arrived = [at for seen, at in self.arrivals.items() if seen >= version]
-        assert arrived, f"no view at version {version} within {timeout} s ({self.error!r})"
-        return min(arrived)
+        return min(arrived, default=None)
+
+    def wait_version(self, version: int, timeout: float) -> float:
+        """`arrival`, which must come."""
+        arrived = self.arrival(version, timeout)
+        assert arrived is not None, f"no view at {version} within {timeout} s: {self.error!r}"
+        return arrived
 
     def read_all(self) -> list[Connection]:
         """Follow in this thread, to the end; the connections."""

@@ -17,18 +17,9 @@ import httpx
 import pytest
 
 from engine import (
-    Action,
     GameState,
-    GreedyPlayer,
-    Join,
-    Options,
-    SeededShuffler,
-    replay,
-    seats_to_act,
     view,
 )
-from engine import act as engine_act
-from engine import create_game as create_engine_game
 from tests.api.support import IDENTITY
 
 from .conftest import MAIN, Servers
@@ -39,6 +30,7 @@ from .support import (
     Table,
     View,
     act,
+    engine_game,
     feed,
     get_view,
     kept_events,
@@ -90,30 +82,13 @@ class Played:
     views: list[dict[int, View]]
 
 
-def engine_game(seats: int, seed: int) -> tuple[list[tuple[int, Action]], list[GameState]]:
-    """The greedy players' actions in the seeded game (the service deals as the engine does
-    with the same seed), and the state after the deal and after each action."""
-    shuffler = SeededShuffler(seed)
-    state = replay(create_engine_game(seats, Options(END_SCORE)))
-    for seat in range(seats):
-        _, state = engine_act(state, None, Join(f"Player {seat}"), shuffler)
-    states, actions = [state], []
-    while state.phase != "finished":
-        seat = seats_to_act(state)[0]
-        action = GreedyPlayer().choose(view(state, seat))
-        _, state = engine_act(state, seat, action, shuffler)
-        actions.append((seat, action))
-        states.append(state)
-    return actions, states
-
-
 def play(client: httpx.Client, table: Table, seats: int, seed: int) -> Played:
     """Play the game. Every viewer's view at every version is `GET /games/{id}`'s body: the
     game's identity (as the spectator's GET shows it at that version) and the engine's view
     for that viewer, which the spectator's GET and the actor's answer (the actor's GET)
     match at every version; reading every seat's view after every action would take most
     of the test's time."""
-    actions, states = engine_game(seats, seed)
+    actions, states = engine_game(seats, seed, END_SCORE)
     viewers = table.viewers
     views: list[dict[int, View]] = [{} for _ in viewers]
 
