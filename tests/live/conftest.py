@@ -51,7 +51,7 @@ MAIN = {
 #: the connections counted are the ones held at that moment.
 SMALL = {
     "WORKERS": "1",
-    "THREADS": "6",
+    "THREADS": "5",
     "LIVE_MAX_STREAMS": "4",
     "LIVE_HEARTBEAT_SECONDS": "0.2",
     "CONN_MAX_AGE": "0",
@@ -167,7 +167,7 @@ def _command(port: int) -> list[str]:
 @pytest.fixture(scope="session")
 def servers(live_database: Database, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
     """`main`, `other` and `small`, started together; their output in the session's
-    temporary folder (`servers.log`)."""
+    temporary folder (`log`), or in the file LIVE_TESTS_LOG names."""
     database = live_database
     other = {"WORKERS": "1", "THREADS": "8", "LIVE_HEARTBEAT_SECONDS": "0.5"}
     if database.vendor == "postgresql":
@@ -178,7 +178,9 @@ def servers(live_database: Database, tmp_path_factory: pytest.TempPathFactory) -
         "other": _environment(database, **other),
         "small": _environment(database, SMALL_APPLICATION, **SMALL),
     }
-    log_path = tmp_path_factory.getbasetemp() / "servers.log"
+    log_path = Path(
+        os.environ.get("LIVE_LOG_DEBUG") or tmp_path_factory.getbasetemp() / "servers.log"
+    )
     with ExitStack() as stack, log_path.open("a") as log:
         started = {}
         for name, env in environments.items():

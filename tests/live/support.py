@@ -322,19 +322,23 @@ class RawStream:
     response: httpx.Response
     blocks: list[str] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
+    pending: str = ""
+    #: The body's iterator, kept between reads: dropping it would close the connection.
+    chunks: Iterator[str] | None = None
 
     def read(self, until: Callable[[str], bool] = lambda block: False) -> None:
         """Read blocks until `until(block)` or the end of the stream."""
-        pending = ""
-        for text in self.response.iter_text():
-            pending += text
-            while "\n\n" in pending:
-                block, pending = pending.split("\n\n", 1)
+        if self.chunks is None:
+            self.chunks = self.response.iter_text()
+        for text in self.chunks:
+            self.pending += text
+            while "\n\n" in self.pending:
+                block, self.pending = self.pending.split("\n\n", 1)
                 self.blocks.append(block)
                 self.times.append(time.monotonic())
                 if until(block):
                     return
-        assert pending == "", f"the stream ended inside a frame: {pending!r}"
+        assert self.pending == "", f"the stream ended inside a frame: {self.pending!r}"
 
     def frames(self) -> list[dict[str, str]]:
         """The blocks that are frames (not comments), field by field."""
