@@ -57,7 +57,10 @@ def test_an_action_through_one_server_reaches_a_stream_held_by_another(
         act(client, table.game_id, table.tokens[seat], action)
         answered = time.monotonic()
         delays.append(max(f.wait_version(state.version, 10) for f in followers) - answered)
-    assert max(delays) < BOUND, [round(delay, 3) for delay in delays]
+    shown = sorted(round(delay * 1000) for delay in delays)
+    median, most = shown[len(shown) // 2], shown[-1]
+    print(f"action to frame in another process: median {median} ms, max {most} ms")
+    assert max(delays) < BOUND, shown
     for follower in followers:
         events = [frame.id for c in follower.finish() for frame in c.kept()]
         assert events == list(range(1, last + 1))
