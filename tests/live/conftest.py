@@ -6,14 +6,17 @@ They serve a database of their own that this session creates and migrates: a tem
 file, or, when the run is on PostgreSQL (DATABASE_URL), a database beside the test database,
 dropped at the end. The tests reach them over HTTP only, so no test needs `django_db`.
 
-Three servers, started at once (about two seconds), shared by every live test:
+Three servers, started at once, shared by every live test:
 
 - `main`: the deployed shape (a worker per CPU), with short live timings so that streams close,
   and clients resume, within a test's time;
-- `other`: a second server process, one worker: an action through `main` must reach a stream
-  held here (PostgreSQL: by a notification alone, its poll set to 30 s; SQLite: by the poll);
-- `small`: one worker, six threads, at most four streams, connections never kept: what a
-  disconnected client frees is counted there.
+- `other`: a second server, one worker: an action through `main` must reach a stream held here
+  (PostgreSQL: by a notification alone, its poll set to 30 s; SQLite: by the poll);
+- `small`: one worker, five threads, at most four streams, no connection kept after use: what
+  a disconnected client frees is counted there.
+
+Every server sends a comment at least every half second on an idle stream, so that a client
+that went away is noticed (its next write fails) within a second.
 """
 
 from __future__ import annotations
@@ -47,6 +50,8 @@ MAIN = {
     "LIVE_STREAM_SECONDS": "3",
     "LIVE_RETRY_MS": "250",
 }
+#: `other`: a second server process.
+OTHER = {"WORKERS": "1", "THREADS": "8", "LIVE_HEARTBEAT_SECONDS": "0.5"}
 #: `small`: few threads and streams; every connection closed after use (CONN_MAX_AGE=0), so
 #: the connections counted are the ones held at that moment.
 SMALL = {
@@ -64,12 +69,11 @@ SMALL_APPLICATION = "skyjo-live-small"
 
 @dataclass(frozen=True)
 class Database:
-    """The servers' database: its URL, and on PostgreSQL its name (None on SQLite)."""
+    """The servers' database: its URL, and on SQLite its file."""
 
     url: str
     vendor: str
     path: Path | None = None
-    name: str | None = None
 
     def url_for(self, application: str | None) -> str:
         """The URL, PostgreSQL sessions named `application` (SQLite has no such name)."""
@@ -82,7 +86,6 @@ class Database:
 class Server:
     url: str
     pid: int  # gunicorn's master; its workers are its children
-    env: dict[str, str]
 
     def workers(self) -> list[int]:
         children = Path(f"/proc/{self.pid}/task/{self.pid}/children").read_text().split()
@@ -128,7 +131,7 @@ def _postgres_database() -> Iterator[Database]:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
     try:
-        yield Database(f"postgres://{credentials}@{host}:{port}/{name}", "postgresql", name=name)
+        yield Database(f"postgres://{credentials}@{host}:{port}/{name}", "postgresql")
     finally:
         with psycopg.connect(**admin, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -169,7 +172,7 @@ def servers(live_database: Database, tmp_path_factory: pytest.TempPathFactory) -
     """`main`, `other` and `small`, started together; their output in the session's
     temporary folder (`log`), or in the file LIVE_TESTS_LOG names."""
     database = live_database
-    other = {"WORKERS": "1", "THREADS": "8", "LIVE_HEARTBEAT_SECONDS": "0.5"}
+    other = dict(OTHER)
     if database.vendor == "postgresql":
         other["LIVE_POLL_SECONDS"] = "30"  # only a notification can wake a stream in time
     static = tmp_path_factory.mktemp("static")  # whitenoise's folder; the API needs no file
@@ -178,9 +181,7 @@ def servers(live_database: Database, tmp_path_factory: pytest.TempPathFactory) -
         "other": _environment(database, **other),
         "small": _environment(database, SMALL_APPLICATION, **SMALL),
     }
-    log_path = Path(
-        os.environ.get("LIVE_LOG_DEBUG") or tmp_path_factory.getbasetemp() / "servers.log"
-    )
+    log_path = Path(os.environ.get("LIVE_TESTS_LOG") or tmp_path_factory.getbasetemp() / "log")
     with ExitStack() as stack, log_path.open("a") as log:
         started = {}
         for name, env in environments.items():
@@ -190,11 +191,11 @@ def servers(live_database: Database, tmp_path_factory: pytest.TempPathFactory) -
                 _command(port), env=env, cwd=ROOT, stdout=log, stderr=log, start_new_session=True
             )
             stack.callback(stop, process)
-            started[name] = (f"http://127.0.0.1:{port}", process, env)
-        stack.callback(_terminate, [process for _, process, _ in started.values()])
-        for url, process, _ in started.values():
+            started[name] = (f"http://127.0.0.1:{port}", process)
+        stack.callback(_terminate, [process for _, process in started.values()])
+        for url, process in started.values():
             wait_until_ready(url, process, timeout=60)
-        made = {name: Server(url, p.pid, env) for name, (url, p, env) in started.items()}
+        made = {name: Server(url, process.pid) for name, (url, process) in started.items()}
         yield Servers(made["main"], made["other"], made["small"], database)
 
 
