@@ -2,7 +2,10 @@
 worker, five threads, at most four streams, no database connection kept after use, a comment
 every 0.2 s): a waiting stream holds its thread and one of the process's stream slots (the
 hub's count, which refuses a fifth with 503), and no database connection; when its client
-disconnects, the next write fails, the stream ends and gives both back."""
+disconnects, the next write fails, the stream ends and gives both back.
+
+Threads are counted too (/proc): gunicorn's pool makes a thread only when none is idle, so
+the streams that take the freed places must not add a thread per stream."""
 
 from __future__ import annotations
 
@@ -34,7 +37,7 @@ def test_a_disconnected_client_frees_its_thread_and_its_slot(
         streams = [opened(held, small, table.game_id, token) for token in viewers]
         assert None not in streams
         assert_refused(small, table.game_id)
-        held_connections = connections(servers)
+        held_connections, held_threads = connections(servers), threads(small)
     # Every client went away at once; as the server notices, new streams take their places,
     # each on a thread of its own: all four threads and slots came back.
     began = time.monotonic()
@@ -47,6 +50,7 @@ def test_a_disconnected_client_frees_its_thread_and_its_slot(
             streams.append(stream)
         freed_in = time.monotonic() - began
         assert_refused(small, table.game_id)  # the count neither leaks nor goes below
+        assert threads(small) < held_threads + LIMIT, "the old streams' threads were not freed"
     print(f"four disconnected streams gave their threads and slots back in {freed_in:.2f} s")
     time.sleep(3 * HEARTBEAT)
     assert freed_in < 10 * HEARTBEAT + 2, freed_in
@@ -66,6 +70,11 @@ def opened(held: ExitStack, server: Server, game_id: str, token: str | None) -> 
     stream = RawStream(response)
     stream.read(until=lambda block: block.startswith("event: view"))
     return stream
+
+
+def threads(server: Server) -> int:
+    """The threads of the server's (only) worker process."""
+    return len(list(Path(f"/proc/{server.workers()[0]}/task").iterdir()))
 
 
 def assert_refused(server: Server, game_id: str) -> None:
