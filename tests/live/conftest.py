@@ -12,7 +12,7 @@ Three servers, started at once, shared by every live test:
   and clients resume, within a test's time;
 - `other`: a second server, one worker: an action through `main` must reach a stream held here
   (PostgreSQL: by a notification alone, its poll set to 30 s; SQLite: by the poll);
-- `small`: one worker, five threads, at most four streams, no connection kept after use: what
+- `small`: one worker, seven threads, at most six streams, no connection kept after use: what
   a disconnected client frees is counted there.
 
 Every server sends a comment at least every half second on an idle stream, so that a client
@@ -56,8 +56,8 @@ OTHER = {"WORKERS": "1", "THREADS": "8", "LIVE_HEARTBEAT_SECONDS": "0.5"}
 #: the connections counted are the ones held at that moment.
 SMALL = {
     "WORKERS": "1",
-    "THREADS": "5",
-    "LIVE_MAX_STREAMS": "4",
+    "THREADS": "7",
+    "LIVE_MAX_STREAMS": "6",
     "LIVE_HEARTBEAT_SECONDS": "0.2",
     "CONN_MAX_AGE": "0",
 }

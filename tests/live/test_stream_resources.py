@@ -1,7 +1,7 @@
 """What a stream holds, and what a client that goes away gives back, counted on `small` (one
-worker, five threads, at most four streams, no database connection kept after use, a comment
+worker, seven threads, at most six streams, no database connection kept after use, a comment
 every 0.2 s): a waiting stream holds its thread and one of the process's stream slots (the
-hub's count, which refuses a fifth with 503), and no database connection; when its client
+hub's count, which refuses one more with 503), and no database connection; when its client
 disconnects, the next write fails, the stream ends and gives both back.
 
 Threads are counted too (/proc): gunicorn's pool makes a thread only when none is idle, so
@@ -28,7 +28,7 @@ def test_a_disconnected_client_frees_its_thread_and_its_slot(
     servers: Servers, client: httpx.Client
 ) -> None:
     table = start_game(client, 2, seed=15)
-    viewers = [*table.viewers, None][:LIMIT]
+    viewers = (table.viewers * LIMIT)[:LIMIT]
     small = servers.small
     with ExitStack() as held:
         streams = [opened(held, small, table.game_id, viewers[0])]
@@ -38,7 +38,7 @@ def test_a_disconnected_client_frees_its_thread_and_its_slot(
         assert_refused(small, table.game_id)
         many, held_threads = connections(servers), threads(small)
     # Every client went away at once; as the server notices, new streams take their places,
-    # each on a thread of its own: all four threads and slots came back.
+    # each on a thread of its own: all their threads and slots came back.
     began = time.monotonic()
     with ExitStack() as held:
         streams = []
@@ -50,7 +50,7 @@ def test_a_disconnected_client_frees_its_thread_and_its_slot(
         freed_in = time.monotonic() - began
         assert_refused(small, table.game_id)  # the count neither leaks nor goes below
         assert threads(small) < held_threads + LIMIT, "the old streams' threads were not freed"
-    print(f"four disconnected streams gave their threads and slots back in {freed_in:.2f} s")
+    print(f"{LIMIT} disconnected streams gave their threads and slots back in {freed_in:.2f} s")
     time.sleep(3 * HEARTBEAT)
     assert freed_in < 10 * HEARTBEAT + 2, freed_in
     # The connections are the process's (PostgreSQL's listener, its poll, its readers, or a
