@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run serve test test-fast test-postgres lint bench bench-load schema install install-dev
+.PHONY: run serve test test-fast test-postgres lint bench bench-load bench-stream schema install install-dev
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,11 @@ bench: install-dev
 BENCH_DB ?= postgres
 bench-load: install-dev
 	$(BIN)/python manage.py bench_load --db $(BENCH_DB)
+
+# 1,000 live streams over 50 games against the production server, then actions/s with and
+# without them (docs/PERFORMANCE.md); BENCH_DB=sqlite|postgres
+bench-stream: install-dev
+	$(BIN)/python manage.py bench_stream --db $(BENCH_DB)
 
 schema: install-dev
 	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file openapi.yaml

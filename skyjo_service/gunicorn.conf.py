@@ -43,8 +43,16 @@ keepalive = 5  # seconds an idle keep-alive connection is held open (behind a lo
 accesslog = None  # the load balancer logs requests; errors still go to stderr
 errorlog = "-"
 
-# Each thread keeps its connection; Django replaces one older than this, or one that failed.
+# Without a pool (SQLite, or DB_POOL_SIZE=0), each thread keeps its connection; Django replaces
+# one older than this, or one that failed.
 os.environ.setdefault("CONN_MAX_AGE", "60")
+# On PostgreSQL, the connections a worker's requests, stream starts and live readers
+# (LIVE_READERS, 2) and its poll of watched games borrow from (its LISTEN connection is apart):
+# so a server opens at most WORKERS x (DB_POOL_SIZE + 1) connections, whatever its threads.
+os.environ.setdefault("DB_POOL_SIZE", str(ordinary_threads + 4))
+# Requests running the application at once, per worker (skyjo_service/wsgi.py): THREADS, as
+# before streams came; waiting streams take no turn.
+os.environ.setdefault("REQUESTS_AT_ONCE", str(ordinary_threads))
 
 # Requests refused by gunicorn itself: a request line over 4094 bytes (414), a header over 8190
 # bytes or more than 100 headers (431), gunicorn's defaults, stated here as docs/OPERATIONS.md does.

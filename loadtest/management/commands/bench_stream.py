@@ -15,18 +15,22 @@ temporary file), creates `--games` games of `--seats` seats and joins them, then
    (as the player saw it) to the frame's arrival at each stream;
 3. *saturated*: `--clients` more clients play games of their own as fast as they can (as
    `bench_load`'s), and the same number post the bare endpoint (`/bench/insert`), in slices of
-   `--slice-seconds` with the streams open and with them closed, alternated over `--rounds`
-   rounds (with, without, without, with...: a drift of the machine's speed weighs on both
-   alike); the paced games go on throughout, so the open streams carry frames meanwhile, and
-   streams closed for a slice reopen after their last id (`Last-Event-ID`);
+   `--slice-seconds` in three states: *live* (the streams open and their games still played
+   at the paced rate, so every action of theirs fans out to their streams; its actions count
+   the paced ones too), *idle* (the streams open, their games paused: only comments flow) and
+   *none* (the streams closed, their games paused: the server as `bench_load` sees it), in
+   `--rounds` rounds alternating the order (live, idle, none, none, idle, live...: a drift of
+   the machine's speed weighs on all alike); streams closed for a slice reopen after their
+   last id (`Last-Event-ID`);
 4. the players stop, every stream catches up, and each stream's frames are checked against its
    game's log: every event once, in order.
 
 It prints (`--json`: one object) the streams held, the frames expected and delivered, the
 duplicates and frames out of order, the paced frames' p50/p99 delay, the errors, the server's
-resident memory with the streams open and its CPU, the saturated actions per second with the
-streams open, their ratio to the same server's rate without streams (`actions_ratio`) and to
-the bare endpoint's with the streams open (`bare_ratio`). The command exits with status 1 when
+resident memory with the streams open and its CPU in the paced phase, the saturated actions per
+second with the streams live (`actions_per_s`), their ratio to the same server's rate without
+streams (`actions_ratio`; `actions_ratio_idle` for idle streams) and to the bare endpoint's in
+the same state (`bare_ratio`). The command exits with status 1 when
 there were errors.
 """
 
@@ -170,8 +174,9 @@ def _bearer(token: str) -> dict[str, str]:
 @contextmanager
 def paced_players(
     server: RunningServer, games: list[BenchGame], think: float
-) -> Iterator[list[Tally]]:
-    """A thread per game playing it at the paced rate while the block runs."""
+) -> Iterator[tuple[Gate, list[Tally]]]:
+    """A thread per game playing it at the paced rate while the block runs (and its gate is
+    open)."""
     gate, tallies = Gate(), [Tally() for _ in games]
 
     def main(index: int) -> None:
@@ -188,7 +193,7 @@ def paced_players(
     for thread in threads:
         thread.start()
     try:
-        yield tallies
+        yield gate, tallies
     finally:
         gate.finish()
         for thread in threads:
@@ -243,13 +248,17 @@ def frame_delays(
 # The command
 
 
+#: The saturated slices' states: streams open and fed, open and idle, closed.
+STATES = ("live", "idle", "none")
+
+
 @dataclass
 class Slices:
-    """The saturated slices' windows and CPU by pool and by whether the streams were open."""
+    """The saturated slices' windows and CPU by pool ("games", "bare") and state."""
 
-    windows: dict[tuple[str, bool], list[Window]] = field(default_factory=dict)
-    cpu: dict[tuple[str, bool], CpuUse] = field(default_factory=dict)
-    holder_cpu: dict[tuple[str, bool], float] = field(default_factory=dict)
+    windows: dict[tuple[str, str], list[Window]] = field(default_factory=dict)
+    cpu: dict[tuple[str, str], CpuUse] = field(default_factory=dict)
+    holder_cpu: dict[tuple[str, str], float] = field(default_factory=dict)
     streams_open: list[int] = field(default_factory=list)
     db_connections: list[int] = field(default_factory=list)
 
@@ -266,7 +275,7 @@ class Command(BaseCommand):
         parser.add_argument("--seconds", type=float, default=20.0, help="paced phase, measured")
         parser.add_argument("--think-ms", type=float, default=1000.0, help="paced players")
         parser.add_argument("--clients", type=int, default=32, help="saturating clients")
-        parser.add_argument("--rounds", type=int, default=2, help="with/without stream rounds")
+        parser.add_argument("--rounds", type=int, default=2, help="rounds of the 3 states")
         parser.add_argument("--slice-seconds", type=float, default=5.0, help="per slice")
         parser.add_argument("--warmup", type=float, default=1.0, help="not counted, per slice")
         parser.add_argument("--worker-class", choices=sorted(WORKER_CLASSES), default="gthread")
@@ -336,7 +345,7 @@ class Command(BaseCommand):
         opened = holder.call("open", specs)
         rss = process_tree_rss(server.pid)
         think = options["think_ms"] / 1000
-        with paced_players(server, games, think) as paced_tallies:
+        with paced_players(server, games, think) as (paced_gate, paced_tallies):
             paced = measure_paced(server, holder, postgres, options["seconds"])
             slices = Slices()
             with (
@@ -344,7 +353,7 @@ class Command(BaseCommand):
                 client_pool(server, options["clients"], bare_client) as bare_pool,
             ):
                 pools = {"games": games_pool, "bare": bare_pool}
-                saturate(server, holder, pools, slices, postgres, options)
+                saturate(server, holder, paced_gate, pools, slices, postgres, options)
             rss = max(rss, process_tree_rss(server.pid))
         holder.call("reopen")  # streams closed in the last slice resume after their last id
         finals = final_versions(server, games)
@@ -398,26 +407,31 @@ def measure_paced(
 def saturate(
     server: RunningServer,
     holder: StreamHolder,
+    paced: Gate,
     pools: dict[str, Pool],
     slices: Slices,
     postgres: str,
     options: dict[str, Any],
 ) -> None:
-    """The saturated slices: games and bare in turn, streams open and closed in ABBA order."""
+    """The saturated slices, games and bare in turn, in each state, the order of the states
+    reversed every other round."""
     is_open = True
     for index in range(options["rounds"]):
-        states = (True, False) if index % 2 == 0 else (False, True)
-        for streams_open in states:
+        forward = index % 2 == 0
+        for state in STATES if forward else STATES[::-1]:
+            streams_open = state != "none"
             if streams_open != is_open:
                 holder.call("reopen" if streams_open else "close")
                 is_open = streams_open
+            (paced.open if state == "live" else paced.close)()
             if streams_open:
                 slices.streams_open.append(holder.call("count")["open"])
-            for name in ("games", "bare") if index % 2 == 0 else ("bare", "games"):
-                measure_slice(server, holder, pools[name], slices, (name, streams_open), options)
+            for name in ("games", "bare") if forward else ("bare", "games"):
+                measure_slice(server, holder, pools[name], slices, (name, state), options)
                 slices.db_connections.append(db_connections(postgres))
             if streams_open:
                 slices.streams_open.append(holder.call("count")["open"])
+    paced.open()
 
 
 def measure_slice(
@@ -425,7 +439,7 @@ def measure_slice(
     holder: StreamHolder,
     pool: Pool,
     slices: Slices,
-    key: tuple[str, bool],
+    key: tuple[str, str],
     options: dict[str, Any],
 ) -> None:
     """One slice of `pool`, its window and CPU filed under `key`."""
@@ -439,17 +453,22 @@ def measure_slice(
 
 
 def db_connections(postgres: str) -> int:
-    """Connections open to the benchmark's PostgreSQL database now (0 on SQLite)."""
+    """Connections open to the benchmark's PostgreSQL database now (0 on SQLite; -1 when
+    PostgreSQL refuses another)."""
     if not postgres:
         return 0
     import psycopg
 
     name = postgres.rsplit("/", 1)[1]
-    with psycopg.connect(postgres, autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-            (name,),
-        ).fetchone()
+    try:
+        with psycopg.connect(postgres, autocommit=True, connect_timeout=5) as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = %s AND pid <> pg_backend_pid()",
+                (name,),
+            ).fetchone()
+    except psycopg.OperationalError:  # e.g. too many clients already: shown as -1
+        return -1
     return int(row[0]) if row else 0
 
 
@@ -488,8 +507,7 @@ def summary(
     check = FrameCheck()
     phases = {
         "paced": [paced.window],
-        "saturated": slices.windows.get(("games", True), [])
-        + slices.windows.get(("bare", True), []),
+        "saturated": slices.windows[("games", "live")] + slices.windows[("bare", "live")],
     }
     for stream in streams:
         check_stream(check, stream["ids"], finals[stream["game"]])
@@ -497,8 +515,9 @@ def summary(
     paced_delays = sorted(check.delays.get("paced", []))
     saturated_delays = sorted(check.delays.get("saturated", []))
     phase = {key: phase_summary(pools[key[0]], slices, key) for key in slices.windows}
-    with_streams, without = phase[("games", True)], phase[("games", False)]
-    bare_with, bare_without = phase[("bare", True)], phase[("bare", False)]
+    live = phase_summary(pools["games"], slices, ("games", "live"), also=paced_tallies)
+    idle, without = phase[("games", "idle")], phase[("games", "none")]
+    bare_live, bare_without = phase[("bare", "live")], phase[("bare", "none")]
     errors, first_errors = count_errors(streams, paced_tallies, pools)
     paced_actions = sum(
         1 for tally in paced_tallies for moment, _ in tally.samples if _in(moment, paced.window)
@@ -516,9 +535,9 @@ def summary(
         "errors": errors,
         "server_rss_mb": round(rss, 1),
         "server_cpu_percent": round(paced.server_cpu / seconds * 100, 1),
-        "actions_per_s": with_streams["per_s"],
-        "actions_ratio": _ratio(with_streams["per_s"], without["per_s"]),
-        "bare_ratio": _ratio(with_streams["per_s"], bare_with["per_s"]),
+        "actions_per_s": live["per_s"],
+        "actions_ratio": _ratio(live["per_s"], without["per_s"]),
+        "bare_ratio": _ratio(live["per_s"], bare_live["per_s"]),
         # More detail.
         "db": options["db"],
         "server": {
@@ -549,14 +568,19 @@ def summary(
             "players": round(paced.client_cpu / seconds * 100, 1),
             "postgres": round(paced.database_cpu / seconds * 100, 1),
         },
+        "paced_actions_per_s_live": round(live["per_s"] - phase[("games", "live")]["per_s"], 1),
+        "actions_per_s_idle_streams": idle["per_s"],
+        "actions_ratio_idle": _ratio(idle["per_s"], without["per_s"]),
         "actions_per_s_without_streams": without["per_s"],
-        "bare_per_s": bare_with["per_s"],
+        "bare_per_s": bare_live["per_s"],
         "bare_per_s_without_streams": bare_without["per_s"],
-        "cpu_ms_per_action": with_streams["cpu_ms"],
+        "bare_ratio_without_streams": _ratio(without["per_s"], bare_without["per_s"]),
+        "cpu_ms_per_action": live["cpu_ms"],
+        "cpu_ms_per_action_idle_streams": idle["cpu_ms"],
         "cpu_ms_per_action_without_streams": without["cpu_ms"],
-        "saturated_action_p99_ms": with_streams["p99_ms"],
+        "saturated_action_p99_ms": live["p99_ms"],
         "saturated_action_p99_ms_without_streams": without["p99_ms"],
-        "other_cpu_share": {f"{k[0]}{'' if k[1] else '_no_streams'}": v["other_cpu_share"] for k, v in phase.items()},
+        "other_cpu_share": {"_".join(k): v["other_cpu_share"] for k, v in phase.items()},
         "db_connections_max": max([paced.db_connections, *slices.db_connections]),
         "first_errors": first_errors,
     }
@@ -573,9 +597,12 @@ def summary(
     return result
 
 
-def phase_summary(pool: Pool, slices: Slices, key: tuple[str, bool]) -> dict[str, Any]:
-    """`bench_load`'s summary of `pool` over the slices filed under `key` only."""
-    view = Pool(pool.tallies, windows=slices.windows[key], cpu=slices.cpu[key])
+def phase_summary(
+    pool: Pool, slices: Slices, key: tuple[str, str], also: list[Tally] = ()  # type: ignore[assignment]
+) -> dict[str, Any]:
+    """`bench_load`'s summary of `pool` over the slices filed under `key` only (counting the
+    requests of the tallies `also` too)."""
+    view = Pool(pool.tallies + list(also), windows=slices.windows[key], cpu=slices.cpu[key])
     figures = summarise(view)
     holder_ms = slices.holder_cpu[key] / figures["count"] * 1000 if figures["count"] else 0.0
     figures["cpu_ms"]["stream_holder"] = round(holder_ms, 2)
@@ -627,14 +654,20 @@ def report(r: dict[str, Any]) -> str:
         f"{ok[r['p99_ms'] < TARGET_P99_MS]})",
         f"  CPU (% of one core): server {cpu['server']}, stream holder {cpu['stream_holder']}, "
         f"players {cpu['players']}, postgres {cpu['postgres']}",
-        f"saturated: actions {r['actions_per_s']:.1f}/s with the streams open, "
-        f"{r['actions_per_s_without_streams']:.1f}/s without: ratio {r['actions_ratio']:.3f} "
-        f"(target >= {TARGET_ACTIONS_RATIO}: {ok[r['actions_ratio'] >= TARGET_ACTIONS_RATIO]})",
-        f"  bare inserts {r['bare_per_s']:.1f}/s with the streams open "
+        f"saturated: actions {r['actions_per_s']:.1f}/s with the streams live (the paced "
+        f"games' {r['paced_actions_per_s_live']:.1f}/s included), "
+        f"{r['actions_per_s_without_streams']:.1f}/s without streams: ratio "
+        f"{r['actions_ratio']:.3f} (target >= {TARGET_ACTIONS_RATIO}: "
+        f"{ok[r['actions_ratio'] >= TARGET_ACTIONS_RATIO]})",
+        f"  with the streams open but idle: {r['actions_per_s_idle_streams']:.1f}/s, ratio "
+        f"{r['actions_ratio_idle']:.3f}",
+        f"  bare inserts {r['bare_per_s']:.1f}/s with the streams live "
         f"({r['bare_per_s_without_streams']:.1f}/s without): actions/bare {r['bare_ratio']:.3f} "
-        f"(target >= {TARGET_BARE_RATIO}: {ok[r['bare_ratio'] >= TARGET_BARE_RATIO]})",
-        f"  CPU ms per action with streams: {_cpu(r['cpu_ms_per_action'])}",
-        f"  CPU ms per action without:      {_cpu(r['cpu_ms_per_action_without_streams'])}",
+        f"(target >= {TARGET_BARE_RATIO}: {ok[r['bare_ratio'] >= TARGET_BARE_RATIO]}); "
+        f"without streams {r['bare_ratio_without_streams']:.3f}",
+        f"  CPU ms per action, streams live: {_cpu(r['cpu_ms_per_action'])}",
+        f"  CPU ms per action, streams idle: {_cpu(r['cpu_ms_per_action_idle_streams'])}",
+        f"  CPU ms per action, no streams:   {_cpu(r['cpu_ms_per_action_without_streams'])}",
         f"  frame delay meanwhile: p50 {r['saturated_p50_ms']:.1f} ms, "
         f"p99 {r['saturated_p99_ms']:.1f} ms",
         f"database connections (at most, sampled): {r['db_connections_max']}",
