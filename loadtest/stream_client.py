@@ -11,6 +11,7 @@ reopened after its last `id` (`Last-Event-ID`), as an EventSource would. No Djan
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import time
 from dataclasses import dataclass, field
@@ -250,10 +251,8 @@ class StreamHolder:
 
     def stop(self) -> None:
         if self.process.is_alive():
-            try:
+            with contextlib.suppress(OSError, EOFError, TimeoutError):
                 self.call("stop", timeout=30)
-            except (OSError, EOFError, TimeoutError):
-                pass
         self.process.join(timeout=10)
         if self.process.is_alive():
             self.process.kill()

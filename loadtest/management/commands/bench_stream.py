@@ -342,6 +342,7 @@ class Command(BaseCommand):
         with httpx.Client(base_url=server.url, timeout=30) as client:
             games = create_games(client, options["games"], options["seats"])
         specs = stream_specs(games, options["streams"])
+        rss_before = process_tree_rss(server.pid)
         opened = holder.call("open", specs)
         rss = process_tree_rss(server.pid)
         think = options["think_ms"] / 1000
@@ -370,6 +371,7 @@ class Command(BaseCommand):
             paced_tallies,
             opened=opened,
             rss=rss,
+            rss_before=rss_before,
             caught_up=caught_up,
         )
 
@@ -473,8 +475,16 @@ def db_connections(postgres: str) -> int:
 
 
 def final_versions(server: RunningServer, games: list[BenchGame]) -> dict[str, int]:
+    """Each game's version once play has stopped (the last one a player saw, if the server
+    cannot tell: that failure is counted among the players' errors already)."""
+    versions = {}
     with httpx.Client(base_url=server.url, timeout=30) as client:
-        return {game.id: expect(client.get(f"{GAMES}/{game.id}"), 200)["version"] for game in games}
+        for game in games:
+            try:
+                versions[game.id] = expect(client.get(f"{GAMES}/{game.id}"), 200)["version"]
+            except (Failed, httpx.TransportError):
+                versions[game.id] = game.answers[-1][0] if game.answers else game.last["version"]
+    return versions
 
 
 def catch_up(holder: StreamHolder, finals: dict[str, int]) -> bool:
@@ -500,6 +510,7 @@ def summary(
     *,
     opened: dict[str, Any],
     rss: float,
+    rss_before: float,
     caught_up: bool,
 ) -> dict[str, Any]:
     """The figures of the run, as printed and emitted."""
@@ -534,6 +545,7 @@ def summary(
         "p99_ms": _ms(percentile(paced_delays, 0.99)),
         "errors": errors,
         "server_rss_mb": round(rss, 1),
+        "server_rss_mb_before_streams": round(rss_before, 1),
         "server_cpu_percent": round(paced.server_cpu / seconds * 100, 1),
         "actions_per_s": live["per_s"],
         "actions_ratio": _ratio(live["per_s"], without["per_s"]),
@@ -644,7 +656,8 @@ def report(r: dict[str, Any]) -> str:
         + (f", {' '.join(server['env'])}" if server["env"] else ""),
         f"streams: {r['streams_open_at_start']} open in {r['streams_opened_in_s']:.1f} s, "
         f"at least {r['streams_open_min']} open during the saturated slices; server RSS "
-        f"{r['server_rss_mb']:.0f} MiB; {r['reopened_by_server']} reopened after a close",
+        f"{r['server_rss_mb']:.0f} MiB ({r['server_rss_mb_before_streams']:.0f} before); "
+        f"{r['reopened_by_server']} reopened after a close",
         f"frames: {r['frames_delivered']} of {r['frames_expected']} delivered, "
         f"{r['duplicates']} duplicates, {r['out_of_order']} out of order, caught up: "
         f"{r['caught_up']}",
