@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """A Skyjo bot: creates or joins a game and plays it to the end with a simple greedy strategy.
 
-It talks to the service only through the Python client generated from `openapi.yaml` with
-openapi-python-client (package `skyjo_service_api_client`). From the repository root:
+It never polls: each seat reads its own stream (`GET /games/{id}/stream`, Server-Sent Events,
+with httpx-sse) and, whenever a `view` frame lists legal actions, sends one. Actions go through
+the Python client generated from `openapi.yaml` with openapi-python-client (package
+`skyjo_service_api_client`). From the repository root:
 
     .venv/bin/openapi-python-client generate --path openapi.yaml --meta none \\
         --output-path build/python-client/skyjo_service_api_client --overwrite
@@ -23,15 +25,20 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TypeVar
 
+import httpx
+from httpx_sse import connect_sse
+
 try:
     from skyjo_service_api_client import AuthenticatedClient, Client
-    from skyjo_service_api_client.api.lobby import create_game, get_game, join_game
+    from skyjo_service_api_client.api.lobby import create_game, join_game
     from skyjo_service_api_client.api.turns import act
     from skyjo_service_api_client.models import (
         Cell,
@@ -49,7 +56,7 @@ try:
         RevealAction,
         TakeDiscardAction,
     )
-    from skyjo_service_api_client.types import UNSET, Response
+    from skyjo_service_api_client.types import Response
 except ImportError as error:  # pragma: no cover - a message for people running the example
     raise SystemExit(
         f"{error}: generate the client first (see examples/README.md), e.g.\n"
@@ -197,47 +204,55 @@ def call(request: Callable[[], Response[T | Problem]]) -> T:
 
 @dataclass
 class Seat:
-    """One seat the bot plays: its token's client and its last view of the game."""
+    """One seat the bot plays: its token, its client, and its last view of the game."""
 
     number: int
     name: str
+    token: str
     client: AuthenticatedClient
     view: Game
-    etag: str | None = None
-
-    def refresh(self, game_id: uuid.UUID) -> Game:
-        """Read the game again; a 304 (If-None-Match) means our copy is current."""
-        etag = self.etag if self.etag is not None else UNSET
-        response = send(
-            lambda: get_game.sync_detailed(game_id, client=self.client, if_none_match=etag)
-        )
-        if response.status_code == 304:
-            return self.view
-        self.view = expect(response)
-        self.etag = response.headers.get("ETag")
-        return self.view
 
     def act(self, game_id: uuid.UUID, action: LegalAction) -> Game:
         """Send one legal action as it is listed, only if the game is still at the version we
         chose it from."""
         client, version = self.client, f'"{self.view.version}"'
-        game = call(
+        self.view = call(
             lambda: act.sync_detailed(game_id, client=client, body=action, if_match=version)
         )
-        self.view, self.etag = game, f'"{game.version}"'
-        return game
+        return self.view
+
+
+def views(base_url: str, game_id: uuid.UUID, token: str, silence: float) -> Iterator[Game]:
+    """The seat's view after every move, from its stream (`GET /games/{id}/stream`): no
+    polling. When the server closes the stream (it does every few minutes), reconnect with
+    `Last-Event-ID`: the stream goes on after the last event we had, nothing missed."""
+    url = f"{base_url}/api/v1/games/{game_id}/stream"
+    last_event_id: str | None = None
+    with httpx.Client(timeout=httpx.Timeout(10.0, read=silence)) as http:
+        while True:
+            headers = {"Authorization": f"Bearer {token}"}
+            if last_event_id:
+                headers["Last-Event-ID"] = last_event_id
+            with connect_sse(http, "GET", url, headers=headers) as source:
+                if source.response.status_code != 200:
+                    source.response.read()
+                    raise ApiError(Problem.from_dict(source.response.json()))
+                for frame in source.iter_sse():
+                    last_event_id = frame.id or last_event_id
+                    if frame.event == "view":
+                        yield Game.from_dict(frame.json())
 
 
 class Bot:
-    """Plays one or more seats of a game until it is finished."""
+    """Plays one or more seats of a game until it is finished, each from its own stream."""
 
-    def __init__(self, base_url: str, *, poll_interval: float, give_up_after: float) -> None:
+    def __init__(self, base_url: str, *, give_up_after: float) -> None:
         self.base_url = base_url.rstrip("/")
         self.lobby = Client(base_url=self.base_url, raise_on_unexpected_status=True)
-        self.poll_interval = poll_interval
         self.give_up_after = give_up_after
         self.seats: list[Seat] = []
         self.actions = 0
+        self._count = threading.Lock()
 
     def create(self, seats: int, seed: int | None, end_score: int | None) -> Game:
         options = OptionsRequest() if end_score is None else OptionsRequest(end_score=end_score)
@@ -259,36 +274,31 @@ class Bot:
         client = AuthenticatedClient(
             base_url=self.base_url, token=joined.token, raise_on_unexpected_status=True
         )
-        seat = Seat(joined.seat, joined.name, client, joined.game)
+        seat = Seat(joined.seat, joined.name, joined.token, client, joined.game)
         self.seats.append(seat)
         return seat
 
     def play(self, game_id: uuid.UUID) -> Game:
-        """Act for our seats whenever they may act; poll while others think; stop when over."""
-        idle_since = time.monotonic()
-        while True:
-            acted = False
-            for seat in self.seats:
-                game = seat.refresh(game_id)
-                if game.status == GameStatus.FINISHED:
-                    return game
-                while game.legal_actions:  # a turn is two or three actions
-                    try:
-                        game = seat.act(game_id, choose(game))
-                    except Stale:
-                        seat.etag = None
-                        game = seat.refresh(game_id)
-                        continue
+        """Play every seat of ours, each in a thread reading its own stream; the final game."""
+        with ThreadPoolExecutor(len(self.seats)) as pool:
+            games = list(pool.map(lambda seat: self.play_seat(game_id, seat), self.seats))
+        return games[0]
+
+    def play_seat(self, game_id: uuid.UUID, seat: Seat) -> Game:
+        """Read the seat's views as they come; whenever one lists legal actions, send one."""
+        acted_on = -1
+        for game in views(self.base_url, game_id, seat.token, self.give_up_after):
+            if game.status == GameStatus.FINISHED:
+                return game
+            if game.legal_actions and game.version > acted_on:
+                acted_on, seat.view = game.version, game
+                try:
+                    seat.act(game_id, choose(game))
+                except Stale:  # the game moved on: the next view comes down the stream
+                    continue
+                with self._count:
                     self.actions += 1
-                    acted = True
-                if game.status == GameStatus.FINISHED:
-                    return game
-            if acted:
-                idle_since = time.monotonic()
-                continue
-            if time.monotonic() - idle_since > self.give_up_after:
-                raise TimeoutError(f"nothing to do for {self.give_up_after:g} s: giving up")
-            time.sleep(self.poll_interval)
+        raise RuntimeError("the stream ended before the game did")
 
 
 def summary(game: Game) -> str:
@@ -318,13 +328,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="Take every open seat of the game and play them all.",
     )
     parser.add_argument(
-        "--poll-interval", type=float, default=0.5, help="Seconds between reads while waiting."
-    )
-    parser.add_argument(
         "--give-up-after",
         type=float,
         default=600.0,
-        help="Stop after this many seconds without anything to do.",
+        help="Stop when the stream is silent this many seconds (it sends a comment every 15 s "
+        "while the game waits, so this means the server is gone).",
     )
     args = parser.parse_args(argv)
     if args.game is not None and (args.seed is not None or args.end_score is not None):
@@ -334,7 +342,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    bot = Bot(args.base_url, poll_interval=args.poll_interval, give_up_after=args.give_up_after)
+    bot = Bot(args.base_url, give_up_after=args.give_up_after)
     try:
         game_id: uuid.UUID | None = args.game
         if game_id is None:
@@ -351,7 +359,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if waiting:
             print(f"Waiting for {waiting} more player(s): --game {game_id}", flush=True)
         final = bot.play(game_id)
-    except (ApiError, TimeoutError) as error:
+    except (ApiError, httpx.TransportError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     print(f"{summary(final)} ({bot.actions} actions by this bot)", flush=True)

@@ -212,6 +212,9 @@ LIVE_HEARTBEAT_SECONDS = env_float("LIVE_HEARTBEAT_SECONDS", 15.0)
 LIVE_STREAM_SECONDS = env_float("LIVE_STREAM_SECONDS", 300.0)
 #: Milliseconds a client waits before reconnecting (the stream's `retry:`).
 LIVE_RETRY_MS = env_int("LIVE_RETRY_MS", 1000)
+#: Seconds a long poll (`/events?wait=`) is held at most: a larger `wait` is cut to this
+#: (lower it below a proxy's read timeout).
+LIVE_LONG_POLL_SECONDS = env_float("LIVE_LONG_POLL_SECONDS", 30.0)
 #: Streams one process holds at most; more are refused with 503 `too_many_streams`.
 LIVE_MAX_STREAMS = env_int("LIVE_MAX_STREAMS", 1000)
 #: Threads per process that read what streams send (each holds a database connection).

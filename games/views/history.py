@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpResponseBase
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status as http
@@ -97,7 +98,7 @@ def _waited_for(game: Game, after: int, seconds: int) -> Game:
     database connection is held meanwhile."""
     release_connections()
     with hub.watching(game.id, game.version):
-        hub.wait_beyond(game.id, after, seconds)
+        hub.wait_beyond(game.id, after, min(seconds, settings.LIVE_LONG_POLL_SECONDS))
     return services.get_game(game.id)
 
 

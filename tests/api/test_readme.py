@@ -9,6 +9,7 @@ here. It is run with seeds where either seat starts, since the walkthrough asks 
 from __future__ import annotations
 
 import ast
+import json
 import re
 import shutil
 import subprocess
@@ -74,3 +75,70 @@ def test_the_walkthrough_stops_at_a_problem(live_server: Any) -> None:
     )
     assert done.returncode != 0
     assert '"code":"not_your_turn"' in done.stderr.replace(" ", "")
+
+
+def readme_python(heading: str) -> str:
+    """The first ```python block after `heading` in README.md."""
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index(heading) :]
+    match = re.search(r"```python\n(.*?)```", section, re.DOTALL)
+    assert match is not None, f"no Python block under {heading!r}"
+    return match.group(1)
+
+
+def _new_game(api: str, seats: int) -> tuple[str, list[str]]:
+    import httpx
+
+    game = httpx.post(f"{api}/games", json={"seats": seats, "options": {"end_score": 20}})
+    game_id = game.json()["id"]
+    tokens = [
+        httpx.post(f"{api}/games/{game_id}/players", json={"name": f"P{seat}"}).json()["token"]
+        for seat in range(seats)
+    ]
+    return game_id, tokens
+
+
+@pytest.fixture
+def streamed_game(live_server: Any) -> str:
+    """A game played to its end by the README's stream bot, one thread per seat; its id."""
+    import threading
+
+    api = f"{live_server.url}/api/v1"
+    namespace: dict[str, Any] = {}
+    exec(readme_python("## Live: the stream"), namespace)
+    game_id, tokens = _new_game(api, 2)
+    players = [
+        threading.Thread(target=namespace["play"], args=(api, game_id, token), daemon=True)
+        for token in tokens
+    ]
+    for player in players:
+        player.start()
+    for player in players:
+        player.join(timeout=120)
+    assert not any(player.is_alive() for player in players), "a stream bot did not finish"
+    return game_id
+
+
+def test_the_readme_stream_bot_plays_a_game_to_its_end(
+    live_server: Any, streamed_game: str
+) -> None:
+    import httpx
+
+    game = httpx.get(f"{live_server.url}/api/v1/games/{streamed_game}").json()
+    assert game["status"] == "finished" and game["winners"]
+
+
+def test_the_readme_stream_commands_run_as_written(live_server: Any, streamed_game: str) -> None:
+    """On a finished game the streams end by themselves after its last event."""
+    script = readme_block("## Live: the stream")
+    preamble = f"API={live_server.url}/api/v1\nGAME={streamed_game}\n"
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", preamble + script],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    whole, resumed = done.stdout.split("retry: ")[1:3]
+    assert "id: 1\nevent: GameCreated\n" in whole and "event: GameEnded\n" in whole
+    assert "id: 12\n" not in resumed and "id: 13\n" in resumed
+    feed = json.loads(done.stdout[done.stdout.rindex('{"events"') :])
+    assert feed["events"][0]["sequence"] == 13

@@ -43,7 +43,7 @@ def test_the_bot_creates_a_game_and_plays_every_seat(
     bot: ModuleType, live_server: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     argv = ["--base-url", live_server.url, "--seats", "2", "--seed", "42", "--end-score", "25"]
-    assert bot.main([*argv, "--name", "Solo", "--play-all-seats", "--poll-interval", "0"]) == 0
+    assert bot.main([*argv, "--name", "Solo", "--play-all-seats"]) == 0
 
     out = capsys.readouterr().out
     created = re.search(r"Created game ([0-9a-f-]{36})", out)
@@ -72,7 +72,7 @@ def test_two_bots_join_a_game_and_play_it_out(bot: ModuleType, live_server: Any)
 
     def run(name: str) -> None:
         argv = ["--base-url", live_server.url, "--game", str(game.id), "--name", name]
-        results[name] = bot.main([*argv, "--poll-interval", "0.01", "--give-up-after", "30"])
+        results[name] = bot.main([*argv, "--give-up-after", "30"])
 
     threads = [threading.Thread(target=run, args=(name,)) for name in ("Ada", "Bob")]
     for thread in threads:
