@@ -66,16 +66,12 @@ def batch_for(read: LogRead, viewer: int | None, after: int) -> Batch:
     return Batch(len(feed), upto, b"".join(chunks), game.status == Status.FINISHED)
 
 
-def read_batch(game_id: uuid.UUID, viewer: int | None, after: int) -> Batch:
-    """What `viewer` is sent after sequence `after`, read now."""
-    return batch_for(read_log(game_id, after), viewer, after)
-
-
 def shared_batch(game_id: uuid.UUID, viewer: int | None, after: int) -> Batch:
-    """`read_batch`, with the log read once for every viewer at the same point (a move costs
-    one read per process, not one per viewer kind: `bench_stream`), and the batch rendered
-    once for every stream of this viewer kind. Two shared reads in turn, never one inside the
-    other (the reader threads could all be waiting for a read queued behind them)."""
+    """What `viewer` is sent after sequence `after`: the log read once for every viewer at
+    the same point (a move costs one read per process, not one per viewer kind:
+    `bench_stream`), and the batch rendered once for every stream of this viewer kind. Two
+    shared reads in turn, never one inside the other (the reader threads could all be waiting
+    for a read queued behind them)."""
     version = hub.known_version(game_id)
     read = hub.shared_read((game_id, after, version), lambda: read_log(game_id, after))
     key = (game_id, viewer, after, version)

@@ -213,19 +213,21 @@ async def _serve(conn: Connection, base_url: str) -> None:
             await holder.close()
             conn.send({})
             return
-        handler = {
-            "open": holder.open,
-            "reopen": holder.reopen,
-            "close": holder.close,
-        }.get(command)
-        if handler is not None:
-            conn.send(await handler(*args))
-        elif command == "count":
-            conn.send({"open": holder.open_count()})
-        elif command == "lasts":
-            conn.send({"lasts": [(held.spec.game, held.last_id or 0) for held in holder.held]})
-        else:
-            conn.send(holder.report())
+        conn.send(await _answer(holder, command, args))
+
+
+async def _answer(holder: Holder, command: str, args: list[Any]) -> dict[str, Any]:
+    if command == "open":
+        return await holder.open(*args)
+    if command == "reopen":
+        return await holder.reopen()
+    if command == "close":
+        return await holder.close()
+    if command == "count":
+        return {"open": holder.open_count()}
+    if command == "lasts":
+        return {"lasts": [(held.spec.game, held.last_id or 0) for held in holder.held]}
+    return holder.report()
 
 
 def _main(conn: Connection, base_url: str) -> None:
@@ -248,6 +250,11 @@ class StreamHolder:
             raise TimeoutError(f"the stream holder did not answer {command[0]!r}")
         answer: dict[str, Any] = self._conn.recv()
         return answer
+
+    @property
+    def pid(self) -> int:
+        assert self.process.pid is not None  # started in __init__
+        return self.process.pid
 
     def stop(self) -> None:
         if self.process.is_alive():

@@ -62,7 +62,6 @@ limit_request_field_size = 8190
 limit_request_fields = 100
 
 
-
 def _raise_open_files_limit() -> None:
     """Each stream and kept-alive client is an open socket: a soft limit of 1024 (a common
     default) would refuse connections long before the threads run out."""

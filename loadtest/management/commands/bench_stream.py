@@ -392,10 +392,10 @@ def measure_paced(
     """Let the paced players warm up for a second, then measure `seconds` of paced play."""
     time.sleep(1.0)
     before = CpuUse.now(server.pid, postgres=bool(postgres))
-    holder_before, start = process_tree_cpu(holder.process.pid), time.monotonic()
+    holder_before, start = process_tree_cpu(holder.pid), time.monotonic()
     time.sleep(seconds)
     used = CpuUse.now(server.pid, postgres=bool(postgres)) - before
-    holder_used = process_tree_cpu(holder.process.pid) - holder_before
+    holder_used = process_tree_cpu(holder.pid) - holder_before
     return Paced(
         Window(start, time.monotonic()),
         used.server,
@@ -445,12 +445,12 @@ def measure_slice(
     options: dict[str, Any],
 ) -> None:
     """One slice of `pool`, its window and CPU filed under `key`."""
-    cpu_before, holder_before = pool.cpu, process_tree_cpu(holder.process.pid)
+    cpu_before, holder_before = pool.cpu, process_tree_cpu(holder.pid)
     postgres = options["db"] == "postgres"
     run_slice(pool, server, options["warmup"], options["slice_seconds"], postgres=postgres)
     slices.windows.setdefault(key, []).append(pool.windows[-1])
     slices.cpu[key] = slices.cpu.get(key, CpuUse()) + (pool.cpu - cpu_before)
-    used = process_tree_cpu(holder.process.pid) - holder_before
+    used = process_tree_cpu(holder.pid) - holder_before
     slices.holder_cpu[key] = slices.holder_cpu.get(key, 0.0) + used
 
 
@@ -610,7 +610,10 @@ def summary(
 
 
 def phase_summary(
-    pool: Pool, slices: Slices, key: tuple[str, str], also: list[Tally] = ()  # type: ignore[assignment]
+    pool: Pool,
+    slices: Slices,
+    key: tuple[str, str],
+    also: list[Tally] = (),  # type: ignore[assignment]
 ) -> dict[str, Any]:
     """`bench_load`'s summary of `pool` over the slices filed under `key` only (counting the
     requests of the tallies `also` too)."""
