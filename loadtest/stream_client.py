@@ -24,6 +24,8 @@ from urllib.parse import urlsplit
 REOPEN_AFTER = 0.2
 #: Openings at once: a burst of 1,000 connections would overflow the server's accept queue.
 OPENING_AT_ONCE = 64
+#: Seconds between two looks at the loop's own lateness (`Holder.lags`).
+LAG_EVERY = 0.02
 FINISHED_MARK = b'"status":"finished"'
 
 
@@ -109,6 +111,16 @@ class Holder:
         self.held: list[Held] = []
         self.tasks: dict[Held, asyncio.Task[None]] = {}
         self.connecting = asyncio.Semaphore(OPENING_AT_ONCE)
+        #: How late the loop woke for a timer, every `LAG_EVERY` s: the delay this process
+        #: itself adds to a frame's arrival (a busy machine leaves it waiting for a CPU).
+        self.lags: list[tuple[float, float]] = []  # (when, how late)
+
+    async def watch_lag(self) -> None:
+        while True:
+            due = time.monotonic() + LAG_EVERY
+            await asyncio.sleep(LAG_EVERY)
+            now = time.monotonic()
+            self.lags.append((now, max(0.0, now - due)))
 
     async def open(self, specs: list[StreamSpec]) -> dict[str, Any]:
         self.held = [Held(spec) for spec in specs]
@@ -156,6 +168,7 @@ class Holder:
                 for held in self.held
             ],
             "open": self.open_count(),
+            "lags": self.lags,
         }
 
     async def _hold(self, held: Held, ready: asyncio.Event) -> None:
@@ -204,12 +217,14 @@ class Holder:
 async def _serve(conn: Connection, base_url: str) -> None:
     """Run commands from the parent until `stop`."""
     holder = Holder(base_url)
+    lag_watch = asyncio.create_task(holder.watch_lag())
     loop = asyncio.get_running_loop()
     commands: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
     loop.add_reader(conn.fileno(), lambda: commands.put_nowait(conn.recv()))
     while True:
         command, *args = await commands.get()
         if command == "stop":
+            lag_watch.cancel()
             await holder.close()
             conn.send({})
             return
