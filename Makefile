@@ -27,8 +27,9 @@ run: install
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Production server: gunicorn with threaded WSGI workers (skyjo_service/gunicorn.conf.py; the
-# docs/PERFORMANCE.md compares them with uvicorn's ASGI workers). Settings from the environment
-# (at least SECRET_KEY; see docs/OPERATIONS.md). WORKERS (default: one per CPU), THREADS (8) and BIND.
+# docs/PERFORMANCE.md compares them with uvicorn's ASGI and gevent workers). Settings from the
+# environment (at least SECRET_KEY; see docs/OPERATIONS.md). WORKERS (default: one per CPU),
+# THREADS (requests at once, 8), LIVE_MAX_STREAMS (1000 per worker, a thread each), BIND.
 BIND ?= 127.0.0.1:8000
 serve: install
 	DEBUG=false $(BIN)/python manage.py migrate --noinput
