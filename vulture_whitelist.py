@@ -13,6 +13,7 @@ from engine.view import LastAction
 from games import apps, auth, event_shapes, rate_limit_table, schema
 from games.api import middleware, problems, renderers, throttling
 from games.api.server_errors import install_in_gunicorn
+from games.live import hub
 from games.models import Seat
 from games.shapes import (
     GameListSerializer,
@@ -20,7 +21,7 @@ from games.shapes import (
     LastActionSerializer,
 )
 from loadtest import apps as loadtest_apps
-from skyjo_service.env import env_bool, env_int, env_list
+from skyjo_service.env import env_bool, env_float, env_int, env_list
 
 # Named in skyjo_service/settings.py (INSTALLED_APPS, MIDDLEWARE, REST_FRAMEWORK,
 # SPECTACULAR_SETTINGS), which vulture does not read, like gunicorn.conf.py.
@@ -35,8 +36,9 @@ problems.problem_exception_handler
 schema.add_links
 schema.require_action_bodies
 schema.optional_auth_by_default
-env_bool, env_int, env_list
+env_bool, env_float, env_int, env_list
 install_in_gunicorn
+hub.drain  # gunicorn.conf.py's post_worker_init: a stopping worker ends its streams
 # Named in skyjo_service/urls.py (handler400, handler500).
 problems.bad_request_view
 problems.server_error_view

@@ -31,6 +31,7 @@ from django.conf import settings
 from django.db import close_old_connections, connections
 
 from . import store
+from .api import gate
 from .models import Game
 
 logger = logging.getLogger(__name__)
@@ -101,8 +102,9 @@ class Hub:
 
     def wait_beyond(self, game_id: uuid.UUID, version: int, timeout: float) -> int:
         """Wait (at most `timeout` seconds) until the watched game is past `version`, or the
-        process drains; the latest version known."""
-        with self._lock:
+        process drains; the latest version known. A request waiting here gives its turn at
+        the application to another meanwhile (games.api.gate)."""
+        with gate.TURNS.stepped_out(), self._lock:
             watched = self._games[game_id]
             watched.changed.wait_for(
                 lambda: watched.version > version or self.draining.is_set(), timeout

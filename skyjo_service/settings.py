@@ -100,6 +100,17 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         server_side_binding=True,
         prepare_threshold=None if prepare_threshold == "off" else int(prepare_threshold),
     )
+    # DB_POOL_SIZE (connections per process, 0: none): a request borrows a connection from the
+    # process's pool and gives it back when it ends (psycopg_pool; Django wants CONN_MAX_AGE 0
+    # with it). `make serve` sets it: its workers have a thread per open stream, and threads
+    # that each kept a connection would outnumber PostgreSQL's max_connections.
+    if pool_size := env_int("DB_POOL_SIZE", 0):
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": min(2, pool_size),
+            "max_size": pool_size,
+            "timeout": env_float("DB_POOL_TIMEOUT", 10.0),  # seconds a request waits for one
+        }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

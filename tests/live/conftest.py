@@ -52,17 +52,19 @@ MAIN = {
 }
 #: `other`: a second server process.
 OTHER = {"WORKERS": "1", "THREADS": "8", "LIVE_HEARTBEAT_SECONDS": "0.5"}
-#: `small`: few threads and streams; every connection closed after use (CONN_MAX_AGE=0), so
-#: the connections counted are the ones held at that moment.
+#: `small`: few threads and streams; every connection closed after use (CONN_MAX_AGE=0) and
+#: no pool (whose idle connections would be counted too), so the connections counted are the
+#: ones held at that moment.
 SMALL = {
     "WORKERS": "1",
     "THREADS": "7",
     "LIVE_MAX_STREAMS": "6",
     "LIVE_HEARTBEAT_SECONDS": "0.2",
     "CONN_MAX_AGE": "0",
+    "DB_POOL_SIZE": "0",
 }
 #: Settings the live tests choose per server, never inherited from the shell (besides LIVE_*).
-_SIZING = ("WORKERS", "THREADS", "CONN_MAX_AGE")
+_SIZING = ("WORKERS", "THREADS", "CONN_MAX_AGE", "DB_POOL_SIZE")
 #: PostgreSQL sessions of `small` carry this name (pg_stat_activity.application_name).
 SMALL_APPLICATION = "skyjo-live-small"
 
