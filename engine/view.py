@@ -8,9 +8,10 @@ is unknown; a card drawn from the draw pile is seen by its drawer only until it 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from functools import cached_property, lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from .actions import (
     Action,
@@ -23,7 +24,7 @@ from .actions import (
     action_from_data,
     action_to_data,
 )
-from .cards import COLUMN_CELLS, COLUMNS, ROWS
+from .cards import CARD_COUNTS, COLUMN_CELLS, COLUMNS, ROWS
 from .decide import legal_actions
 from .events import (
     CardDrawn,
@@ -42,6 +43,8 @@ from .events import (
     event_to_data,
 )
 from .state import DECK, PLAYING, ROUND_ENDED, SETUP, GameState, Grid, RoundResult
+
+T = TypeVar("T")
 
 FACE_DOWN = "face_down"
 FACE_UP = "face_up"
@@ -203,15 +206,50 @@ class GameView:
         }
 
 
+def _maker(cls: type[T]) -> Callable[..., T]:
+    """A constructor of the frozen dataclass `cls` from its fields' values, in their order,
+    that fills the slots directly: a frozen dataclass's own `__init__` sets each field through
+    `object.__setattr__`, which was a third of the cost of a view (every bot move builds
+    one). The values are not checked; `zip(strict=True)` checks their count."""
+    setters = tuple(getattr(cls, f.name).__set__ for f in fields(cls))  # type: ignore[arg-type]
+    new = object.__new__
+
+    def make(*values: object) -> T:
+        made = new(cls)
+        for put, value in zip(setters, values, strict=True):
+            put(made, value)
+        return made
+
+    return make
+
+
+_new_view = _maker(GameView)
+_new_player = _maker(PlayerView)
+
+
 def _grid_data(grid: tuple[tuple[Cell, ...], ...]) -> list[list[dict[str, Any]]]:
     return [[{"state": c.state, "value": c.value} for c in column] for column in grid]
 
 
 _REMOVED = Cell(REMOVED, None)
 _HIDDEN = Cell(FACE_DOWN, None)
+#: One shared cell per card value (R1), face up and (for `reveal_all`) face down: cells are
+#: immutable, and building a frozen dataclass per cell was most of a grid's view.
+_FACE_UP: dict[int, Cell] = {value: Cell(FACE_UP, value) for value in CARD_COUNTS}
+_SHOWN_DOWN: dict[int, Cell] = {value: Cell(FACE_DOWN, value) for value in CARD_COUNTS}
+
+
+@lru_cache(maxsize=16_384)
+def _player(
+    seat: int, name: str | None, total: int, grid: Grid | None, reveal_all: bool
+) -> PlayerView:
+    """One seat's public part of a view. Cached: a grid changes only when its own seat acts,
+    so every other view of it (each seat's, each action's) is one lookup."""
+    return _new_player(seat, name, total, () if grid is None else _grid_view(grid, reveal_all))
 
 
 def _grid_view(grid: Grid, reveal_all: bool) -> tuple[tuple[Cell, ...], ...]:
+    """A grid as a viewer sees it (cells are immutable, so shared)."""
     columns = []
     for column_cells in COLUMN_CELLS:
         cells = []
@@ -219,21 +257,22 @@ def _grid_view(grid: Grid, reveal_all: bool) -> tuple[tuple[Cell, ...], ...]:
             if grid.gone >> cell & 1:
                 cells.append(_REMOVED)
             elif grid.up >> cell & 1:
-                cells.append(Cell(FACE_UP, grid.values[cell]))
+                cells.append(_FACE_UP[grid.values[cell]])
             elif reveal_all:
-                cells.append(Cell(FACE_DOWN, grid.values[cell]))
+                cells.append(_SHOWN_DOWN[grid.values[cell]])
             else:
                 cells.append(_HIDDEN)
         columns.append(tuple(cells))
     return tuple(columns)
 
 
+def _final_cell(value: int | None) -> Cell:
+    return _REMOVED if value is None else _FACE_UP[value]
+
+
 def _final_grid_view(cells: tuple[int | None, ...]) -> tuple[tuple[Cell, ...], ...]:
     return tuple(
-        tuple(
-            _REMOVED if cells[cell] is None else Cell(FACE_UP, cells[cell]) for cell in column_cells
-        )
-        for column_cells in COLUMN_CELLS
+        tuple(_final_cell(cells[cell]) for cell in column_cells) for column_cells in COLUMN_CELLS
     )
 
 
@@ -253,6 +292,51 @@ def _round_summary(result: RoundResult) -> RoundSummary:
             for seat, cells in enumerate(result.grids)
         ),
     )
+
+
+#: `_round_summaries` by the identity of a state's `rounds` tuple, which every state of a
+#: round shares: holding the tuple keeps its id from being reused while it is a key.
+_SUMMARIES: dict[int, tuple[tuple[RoundResult, ...], tuple[RoundSummary, ...]]] = {}
+_SUMMARIES_KEPT = 1024
+
+
+def _round_summaries(rounds: tuple[RoundResult, ...]) -> tuple[RoundSummary, ...]:
+    """The summaries of a game's rounds, found by identity: hashing every round result on
+    every view cost more than building the rest of a two-seat view."""
+    kept = _SUMMARIES.get(id(rounds))
+    if kept is not None and kept[0] is rounds:
+        return kept[1]
+    if len(_SUMMARIES) >= _SUMMARIES_KEPT:
+        _SUMMARIES.clear()
+    summaries = tuple(_round_summary(r) for r in rounds)
+    _SUMMARIES[id(rounds)] = (rounds, summaries)
+    return summaries
+
+
+#: `_players` by the identity of the state's grids, totals and names (and `reveal_all`): they
+#: are the same objects in every state until a grid, a total or a name changes.
+_PLAYERS: dict[tuple[int, int, int, bool], tuple[tuple[Any, Any, Any], tuple[PlayerView, ...]]] = {}
+_PLAYERS_KEPT = 1024
+
+
+def _players(state: GameState, reveal_all: bool) -> tuple[PlayerView, ...]:
+    """Every seat's public part of the view; found by identity, since most actions change
+    no grid that the previous view did not already show."""
+    grids, totals, names = state.grids, state.totals, state.names
+    key = (id(grids), id(totals), id(names), reveal_all)
+    kept = _PLAYERS.get(key)
+    if kept is not None:
+        (kept_grids, kept_totals, kept_names), players = kept
+        if kept_grids is grids and kept_totals is totals and kept_names is names:
+            return players
+    if len(_PLAYERS) >= _PLAYERS_KEPT:
+        _PLAYERS.clear()
+    players = tuple(
+        _player(s, names[s], totals[s] if totals else 0, grids[s] if grids else None, reveal_all)
+        for s in range(state.seats)
+    )
+    _PLAYERS[key] = ((grids, totals, names), players)
+    return players
 
 
 def _starting_seat(state: GameState) -> int | None:
@@ -305,40 +389,29 @@ def view(state: GameState, seat: int | None, *, reveal_all: bool = False) -> Gam
     if state.held is not None and state.current is not None:
         visible = reveal_all or state.held_from != DECK or seat == state.current
         held = HeldCard(state.current, state.held_from or DECK, state.held if visible else None)
-    grids = state.grids
     phase = state.phase
-    players = tuple(
-        PlayerView(
-            seat=s,
-            name=state.names[s],
-            total=state.totals[s] if state.totals else 0,
-            grid=_grid_view(grids[s], reveal_all) if grids else (),
-        )
-        for s in range(state.seats)
-    )
-    return GameView(
-        version=state.version,
-        status=state.phase,
-        round=state.round,
-        seats=state.seats,
-        open_seats=sum(1 for name in state.names if name is None),
-        you=seat,
-        current_seat=state.current if phase == PLAYING else None,
-        closer_seat=state.closer,
-        final_turns_left=state.final_turns_left
-        if phase == PLAYING and state.closer is not None
-        else 0,
-        starting_seat=_starting_seat(state),
-        discard_top=state.discard_top,
-        discard_size=len(state.discard),
-        deck_size=state.deck_size,
-        held_card=held,
-        players=players,
-        legal_actions=tuple(legal_actions(state, seat)),
-        rounds=tuple(_round_summary(r) for r in state.rounds),
-        winners=state.winners if state.winners else None,
-        last_action=_last_action_seen(state.last_action, seat, reveal_all),
-        options=state.options.to_data(),
+    players = _players(state, reveal_all)
+    return _new_view(
+        state.version,
+        phase,
+        state.round,
+        state.seats,
+        sum(1 for name in state.names if name is None),  # open_seats
+        seat,  # you
+        state.current if phase == PLAYING else None,  # current_seat
+        state.closer,  # closer_seat
+        state.final_turns_left if phase == PLAYING and state.closer is not None else 0,
+        _starting_seat(state),
+        state.discard_top,
+        len(state.discard),  # discard_size
+        state.deck_size,
+        held,  # held_card
+        players,
+        tuple(legal_actions(state, seat)),
+        _round_summaries(state.rounds),
+        state.winners if state.winners else None,
+        _last_action_seen(state.last_action, seat, reveal_all),
+        state.options.to_data(),
     )
 
 
