@@ -16,8 +16,11 @@ from typing import NamedTuple
 
 from ..actions import Action
 from .chance import Random
+from .clearer import Clearer
 from .greedy import Greedy
+from .rusher import Rusher
 from .seen import History, Seen, SeenEvent, Strategy
+from .statistician import Statistician
 
 
 class StrategyInfo(NamedTuple):
@@ -32,6 +35,20 @@ STRATEGIES: dict[str, StrategyInfo] = {
     "greedy": StrategyInfo(
         "Keeps low cards, builds columns of three and replaces high cards, never looking ahead.",
         Greedy,
+    ),
+    "rusher": StrategyInfo(
+        "Ends rounds fast: takes low cards, turns cards in the columns closest to done and "
+        "closes as soon as it expects to be lowest at even odds.",
+        Rusher,
+    ),
+    "clearer": StrategyInfo(
+        "Builds columns of three equal cards, valuing each pair by its chance of clearing.",
+        Clearer,
+    ),
+    "statistician": StrategyInfo(
+        "Counts the cards it has seen to weigh the draw pile against the discard and value "
+        "each pair, and closes a round only when it expects to be strictly lowest.",
+        Statistician,
     ),
 }
 
