@@ -39,6 +39,8 @@ from .seen import Seen
 VALUES: tuple[int, ...] = tuple(sorted(CARD_COUNTS))
 #: A column as the seat knows it: 3 cells (a face-up value, or None face down); None if removed.
 Column = list[int | None] | None
+#: A pair is worth at most this share of its column's clear: a clear in hand beats one hoped.
+MAX_HOPE = 0.9
 #: Never close (or break a rule of the style) while anything else is legal.
 FORBIDDEN = -1_000.0
 #: Turns into a round (every seat's) after which a planner only hurries to close it: two
@@ -186,7 +188,8 @@ def _column_cost(col: list[int | None], table: Table, style: Style) -> float:
     if pair is not None and pair[0] > 0:
         value, third = pair
         saving = 2 * value + (mean if third is None else third)
-        cost -= style.clear_weight * clear_chance(value, third is None, table) * saving
+        hope = min(MAX_HOPE, style.clear_weight * clear_chance(value, third is None, table))
+        cost -= hope * saving  # always less than clearing it now saves
     return cost
 
 
