@@ -9,4 +9,4 @@ from .planner import Planner, Style
 class Clearer(Planner):
     """The `clearer` strategy."""
 
-    style = Style(clear_weight=1.5, turns_per_card=2.5, hurry=-0.5, close_at=0.6)
+    style = Style(clear_weight=1.5, turns_per_card=2.5, close_at=0.6)

@@ -30,7 +30,7 @@ from ..actions import (
 )
 from ..cards import CARD_COUNTS, COLUMNS, ROWS
 from ..state import DECK, PLAYING
-from ..view import FACE_DOWN, FACE_UP, REMOVED, GameView
+from ..view import FACE_DOWN, FACE_UP, REMOVED, Cell, GameView
 from .counting import DiscardPile, discard_pile
 from .greedy import greedy_action
 from .seen import Seen
@@ -39,6 +39,8 @@ from .seen import Seen
 VALUES: tuple[int, ...] = tuple(sorted(CARD_COUNTS))
 #: A column as the seat knows it: 3 cells (a face-up value, or None face down); None if removed.
 Column = list[int | None] | None
+#: `Table.gifts`' key for the mean use of an unseen card to the next seat (no card value).
+_BASELINE = 99
 #: A pair is worth at most this share of its column's clear: a clear in hand beats one hoped.
 MAX_HOPE = 0.9
 #: Never close (or break a rule of the style) while anything else is legal.
@@ -97,6 +99,8 @@ class Style:
     close_at: float | None = 0.75
     #: Extra points needed to take the discard rather than draw.
     take_margin: float = 0.0
+    #: Weight of what a card left on the discard pile is worth to the next seat.
+    deny: float = 0.0
     #: Points per face-up card already in a column, for turning one more card there.
     finish_columns: float = 0.0
     #: Turns into a round after which `close_at` falls, by `patience_step` a turn, so that
@@ -116,20 +120,18 @@ class Table(NamedTuple):
     costs: dict[tuple[int | None, ...], float]  # column_cost by column, for this decision
     down: int  # the seat's face-down cards
     opponents: list[tuple[int, int, int]]  # each other seat: face-up sum, face-down, highest
+    following: list[Column]  # the columns of the next seat, who may take what this one leaves
+    gifts: dict[int, float]  # `Planner._gift` by card value, for this decision
 
 
 def read_table(view: GameView, known: Knowledge, style: Style, turns_played: int) -> Table:
     """The facts of `view` (`turns_played` in the round so far) that the planner scores with."""
     me = view.you
     assert me is not None
-    columns: list[Column] = []
-    for cells in view.players[me].grid:
-        if cells[0].state == REMOVED:
-            columns.append(None)
-        else:
-            columns.append([c.value if c.state == FACE_UP else None for c in cells])
+    columns = _columns(view.players[me].grid)
     opponents = []
     nearest = _face_down(columns)
+    following = _columns(view.players[(me + 1) % view.seats].grid)
     for player in view.players:
         if player.seat == me:
             continue
@@ -143,7 +145,18 @@ def read_table(view: GameView, known: Knowledge, style: Style, turns_played: int
     close_at = style.close_at
     if close_at is not None:
         close_at -= style.patience_step * max(0, turns_played - style.patience)
-    return Table(columns, known, turns, final, close_at, {}, _face_down(columns), opponents)
+    down = _face_down(columns)
+    return Table(columns, known, turns, final, close_at, {}, down, opponents, following, {})
+
+
+def _columns(grid: Sequence[Sequence[Cell]]) -> list[Column]:
+    """A grid's columns as a seat knows them."""
+    return [
+        None
+        if cells[0].state == REMOVED
+        else [c.value if c.state == FACE_UP else None for c in cells]
+        for cells in grid
+    ]
 
 
 def _known_sum(col: Column) -> int:
@@ -260,7 +273,7 @@ class Planner:
         total = 0.0
         for value, copies in zip(VALUES, known.left, strict=True):
             if copies:
-                total += copies * max(reveal, self._place(table, value, False, reveal).gain)
+                total += copies * self._place(table, value, True, reveal).gain
         return total / known.unseen
 
     def _place(
@@ -270,7 +283,7 @@ class Planner:
         best = Choice(-math.inf, DISCARD)
         if can_discard:
             gain = self._best_reveal(table).gain if reveal is None else reveal
-            best = Choice(gain, DISCARD)
+            best = Choice(gain - self._gift(table, value), DISCARD)
         for index, col in enumerate(table.columns):
             if col is None:
                 continue
@@ -278,10 +291,41 @@ class Planner:
             for row in range(ROWS):
                 after = _with(col, row, value)
                 gain = before - column_cost(after, table, self.style)
-                if col[row] is None:
+                left = col[row]
+                if left is None:
                     gain += self._down_gain(table, index, after)
+                else:  # the replaced card (or a cleared column's value) tops the discard pile
+                    gain -= self._gift(table, value if after[0] == after[1] == after[2] else left)
                 if gain > best.gain:
                     best = Choice(gain, REPLACES[index * ROWS + row])
+        return best
+
+    def _gift(self, table: Table, value: int) -> float:
+        """What leaving `value` on top of the discard pile gives the next seat: how much more
+        it saves taking it than an unseen card would, weighted by `Style.deny`."""
+        if not self.style.deny:
+            return 0.0
+        gift = table.gifts.get(value)
+        if gift is None:
+            baseline = table.gifts.get(_BASELINE)
+            if baseline is None:
+                known = table.knowledge
+                uses = (n * self._use(table, v) for v, n in zip(VALUES, known.left, strict=True))
+                baseline = table.gifts[_BASELINE] = sum(uses) / known.unseen
+            gift = table.gifts[value] = self.style.deny * max(
+                0.0, self._use(table, value) - baseline
+            )
+        return gift
+
+    def _use(self, table: Table, value: int) -> float:
+        """The most the next seat's grid saves with `value` in place of one of its cards."""
+        best = 0.0
+        for col in table.following:
+            if col is None:
+                continue
+            before = column_cost(col, table, self.style)
+            for row in range(ROWS):
+                best = max(best, before - column_cost(_with(col, row, value), table, self.style))
         return best
 
     def _best_reveal(self, table: Table) -> Choice:

@@ -13,7 +13,7 @@ from .planner import Knowledge, Planner, Style, face_up_counts, knowledge
 class Statistician(Planner):
     """The `statistician` strategy."""
 
-    style = Style(close_at=0.75)
+    style = Style(close_at=0.75, deny=1.0)
 
     def knowledge(self, view: GameView, pile: DiscardPile) -> Knowledge:
         counts = face_up_counts(view)
