@@ -43,7 +43,7 @@ from .shuffle import SeededShuffler
 from .simulate import start_game
 from .state import FINISHED, PLAYING, GameState
 from .strategies import STRATEGIES, History, Seen, strategy
-from .view import view
+from .view import seat_view
 
 #: Bootstrap resamples behind each rating's interval.
 BOOTSTRAP = 200
@@ -141,7 +141,7 @@ def play(plan: Plan, options: Options | None = None) -> tuple[GameResult, list[E
         if actions >= MAX_ACTIONS:
             raise RuntimeError(f"game {plan} did not end")
         seat = _to_act(state)
-        seen = Seen(view(state, seat), histories[seat], plan.key)
+        seen = Seen(seat_view(state, seat), histories[seat], plan.key)
         new, state = act(state, seat, players[seat].choose(seen), shuffler)
         events.extend(new)
         actions += 1

@@ -237,6 +237,7 @@ _HIDDEN = Cell(FACE_DOWN, None)
 #: immutable, and building a frozen dataclass per cell was most of a grid's view.
 _FACE_UP: dict[int, Cell] = {value: Cell(FACE_UP, value) for value in CARD_COUNTS}
 _SHOWN_DOWN: dict[int, Cell] = {value: Cell(FACE_DOWN, value) for value in CARD_COUNTS}
+_UNSEEN: dict[int, Cell] = dict.fromkeys(CARD_COUNTS, _HIDDEN)
 
 
 @lru_cache(maxsize=16_384)
@@ -249,20 +250,19 @@ def _player(
 
 
 def _grid_view(grid: Grid, reveal_all: bool) -> tuple[tuple[Cell, ...], ...]:
-    """A grid as a viewer sees it (cells are immutable, so shared)."""
+    """A grid as a viewer sees it (cells are immutable, so shared); a column's three cells
+    written out, since this runs whenever a grid has changed."""
+    values, up, gone = grid
+    down = _SHOWN_DOWN if reveal_all else _UNSEEN
     columns = []
-    for column_cells in COLUMN_CELLS:
-        cells = []
-        for cell in column_cells:
-            if grid.gone >> cell & 1:
-                cells.append(_REMOVED)
-            elif grid.up >> cell & 1:
-                cells.append(_FACE_UP[grid.values[cell]])
-            elif reveal_all:
-                cells.append(_SHOWN_DOWN[grid.values[cell]])
-            else:
-                cells.append(_HIDDEN)
-        columns.append(tuple(cells))
+    for a, b, c in COLUMN_CELLS:
+        columns.append(
+            (
+                _REMOVED if gone >> a & 1 else (_FACE_UP if up >> a & 1 else down)[values[a]],
+                _REMOVED if gone >> b & 1 else (_FACE_UP if up >> b & 1 else down)[values[b]],
+                _REMOVED if gone >> c & 1 else (_FACE_UP if up >> c & 1 else down)[values[c]],
+            )
+        )
     return tuple(columns)
 
 
@@ -413,6 +413,90 @@ def view(state: GameState, seat: int | None, *, reveal_all: bool = False) -> Gam
         _last_action_seen(state.last_action, seat, reveal_all),
         state.options.to_data(),
     )
+
+
+class _SeatView(GameView):
+    """A `GameView` whose costlier fields (the players' grids, the rounds, the last action,
+    the options, who started, the open seats) are computed when first read: a bot reads a
+    few fields of every view it is shown, hundreds of times a game. Equal, field for field,
+    to `view(state, seat)`."""
+
+    __slots__ = ("_state",)
+    _state: GameState
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to a `GameView` of the same fields (a dataclass compares its own class only;
+        `view(...) == seat_view(...)` comes here too, reflected)."""
+        if not isinstance(other, GameView):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(GameView))
+
+    __hash__ = GameView.__hash__
+
+
+def _lazy(name: str, compute: Callable[[GameState, int | None], Any]) -> property:
+    """A field of `_SeatView`, read from its slot in `GameView`, filled on first read."""
+    slot = GameView.__dict__[name]
+
+    def read(self: _SeatView) -> Any:
+        try:
+            return slot.__get__(self, GameView)
+        except AttributeError:  # not computed yet
+            value = compute(self._state, self.you)
+            slot.__set__(self, value)
+            return value
+
+    def write(self: _SeatView, value: Any) -> None:  # only `__init__` sets a field
+        slot.__set__(self, value)
+
+    return property(read, write, doc=f"`GameView.{name}`, computed when first read.")
+
+
+_LAZY_FIELDS: dict[str, Callable[[GameState, int | None], Any]] = {
+    "open_seats": lambda state, _: sum(1 for name in state.names if name is None),
+    "starting_seat": lambda state, _: _starting_seat(state),
+    "players": lambda state, _: _players(state, False),
+    "rounds": lambda state, _: _round_summaries(state.rounds),
+    "last_action": lambda state, seat: _last_action_seen(state.last_action, seat, False),
+    "options": lambda state, _: state.options.to_data(),
+}
+for _name, _compute in _LAZY_FIELDS.items():
+    setattr(_SeatView, _name, _lazy(_name, _compute))
+_EAGER = tuple(
+    GameView.__dict__[f.name].__set__ for f in fields(GameView) if f.name not in _LAZY_FIELDS
+)
+_SET_STATE = _SeatView.__dict__["_state"].__set__
+
+
+def seat_view(state: GameState, seat: int) -> GameView:
+    """`view(state, seat)` for a bot: the same view, its costlier fields computed only if
+    read (see `_SeatView`)."""
+    held = None
+    if state.held is not None and state.current is not None:
+        visible = state.held_from != DECK or seat == state.current
+        held = HeldCard(state.current, state.held_from or DECK, state.held if visible else None)
+    phase = state.phase
+    made = object.__new__(_SeatView)
+    _SET_STATE(made, state)
+    eager = (
+        state.version,
+        phase,
+        state.round,
+        state.seats,
+        seat,  # you
+        state.current if phase == PLAYING else None,  # current_seat
+        state.closer,  # closer_seat
+        state.final_turns_left if phase == PLAYING and state.closer is not None else 0,
+        state.discard_top,
+        len(state.discard),  # discard_size
+        state.deck_size,
+        held,  # held_card
+        tuple(legal_actions(state, seat)),
+        state.winners if state.winners else None,
+    )
+    for put, value in zip(_EAGER, eager, strict=True):
+        put(made, value)
+    return made
 
 
 def event_for_viewer(
