@@ -8,7 +8,7 @@ is unknown; a card drawn from the draw pile is seen by its drawer only until it 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property, lru_cache
 from typing import Any, NamedTuple, TypeVar
@@ -206,13 +206,13 @@ class GameView:
         }
 
 
-def _maker(cls: type[T]) -> Callable[..., T]:
+def _maker(cls: type[T], names: Sequence[str] = ()) -> Callable[..., T]:
     """A constructor of the frozen dataclass `cls` from its fields' values, in their order,
     that fills the slots directly: a frozen dataclass's own `__init__` sets each field through
     `object.__setattr__`, which was a third of the cost of a view (every bot move builds one).
     Its source is written out field by field and compiled once, as `dataclasses` does for
-    `__init__`; the values are not checked."""
-    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    `__init__`; the values are not checked. `names`: the slots to fill (default: the fields)."""
+    names = names or [f.name for f in fields(cls)]  # type: ignore[arg-type]
     scope: dict[str, Any] = {f"set_{name}": getattr(cls, name).__set__ for name in names}
     scope.update(new=object.__new__, cls=cls)
     lines = [f"def make({', '.join(names)}):", "    made = new(cls)"]
@@ -339,6 +339,20 @@ def _players(state: GameState, reveal_all: bool) -> tuple[PlayerView, ...]:
     return players
 
 
+def _held_card(state: GameState, seat: int | None, reveal_all: bool) -> HeldCard | None:
+    """The card in the current seat's hand, its value shown where R7 allows."""
+    if state.held is None or state.current is None:
+        return None
+    visible = reveal_all or state.held_from != DECK or seat == state.current
+    return _held(state.current, state.held_from or DECK, state.held if visible else None)
+
+
+@lru_cache(maxsize=1024)
+def _held(seat: int, source: str, value: int | None) -> HeldCard:
+    """Held cards are immutable, and few: one of each is shared."""
+    return HeldCard(seat, source, value)
+
+
 def _starting_seat(state: GameState) -> int | None:
     """Who takes (or took) the first turn of the round (R5): while playing, the seat that did;
     in setup and between rounds, the previous round's closer, unknown (None) in round 1 until
@@ -385,10 +399,7 @@ def _last_action_seen(
 
 def view(state: GameState, seat: int | None, *, reveal_all: bool = False) -> GameView:
     """Exactly what `seat` may know now (`None`: a spectator), with its legal actions."""
-    held = None
-    if state.held is not None and state.current is not None:
-        visible = reveal_all or state.held_from != DECK or seat == state.current
-        held = HeldCard(state.current, state.held_from or DECK, state.held if visible else None)
+    held = _held_card(state, seat, reveal_all)
     phase = state.phase
     players = _players(state, reveal_all)
     return _new_view(
@@ -462,23 +473,17 @@ _LAZY_FIELDS: dict[str, Callable[[GameState, int | None], Any]] = {
 }
 for _name, _compute in _LAZY_FIELDS.items():
     setattr(_SeatView, _name, _lazy(_name, _compute))
-_EAGER = tuple(
-    GameView.__dict__[f.name].__set__ for f in fields(GameView) if f.name not in _LAZY_FIELDS
+_new_seat_view = _maker(
+    _SeatView, ["_state", *(f.name for f in fields(GameView) if f.name not in _LAZY_FIELDS)]
 )
-_SET_STATE = _SeatView.__dict__["_state"].__set__
 
 
 def seat_view(state: GameState, seat: int) -> GameView:
     """`view(state, seat)` for a bot: the same view, its costlier fields computed only if
     read (see `_SeatView`)."""
-    held = None
-    if state.held is not None and state.current is not None:
-        visible = state.held_from != DECK or seat == state.current
-        held = HeldCard(state.current, state.held_from or DECK, state.held if visible else None)
     phase = state.phase
-    made = object.__new__(_SeatView)
-    _SET_STATE(made, state)
-    eager = (
+    return _new_seat_view(
+        state,
         state.version,
         phase,
         state.round,
@@ -490,13 +495,10 @@ def seat_view(state: GameState, seat: int) -> GameView:
         state.discard_top,
         len(state.discard),  # discard_size
         state.deck_size,
-        held,  # held_card
+        _held_card(state, seat, False),
         tuple(legal_actions(state, seat)),
         state.winners if state.winners else None,
     )
-    for put, value in zip(_EAGER, eager, strict=True):
-        put(made, value)
-    return made
 
 
 def event_for_viewer(
