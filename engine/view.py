@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property, lru_cache
+from types import MemberDescriptorType
 from typing import Any, NamedTuple, TypeVar
 
 from .actions import (
@@ -206,6 +207,15 @@ class GameView:
         }
 
 
+def _slot(cls: type, name: str) -> MemberDescriptorType:
+    """The slot `name` of `cls` or of a class it inherits from (not a property over it)."""
+    for klass in cls.__mro__:
+        found = klass.__dict__.get(name)
+        if isinstance(found, MemberDescriptorType):
+            return found
+    raise AttributeError(name)
+
+
 def _maker(cls: type[T], names: Sequence[str] = ()) -> Callable[..., T]:
     """A constructor of the frozen dataclass `cls` from its fields' values, in their order,
     that fills the slots directly: a frozen dataclass's own `__init__` sets each field through
@@ -213,7 +223,7 @@ def _maker(cls: type[T], names: Sequence[str] = ()) -> Callable[..., T]:
     Its source is written out field by field and compiled once, as `dataclasses` does for
     `__init__`; the values are not checked. `names`: the slots to fill (default: the fields)."""
     names = names or [f.name for f in fields(cls)]  # type: ignore[arg-type]
-    scope: dict[str, Any] = {f"set_{name}": getattr(cls, name).__set__ for name in names}
+    scope: dict[str, Any] = {f"set_{name}": _slot(cls, name).__set__ for name in names}
     scope.update(new=object.__new__, cls=cls)
     lines = [f"def make({', '.join(names)}):", "    made = new(cls)"]
     lines += [f"    set_{name}(made, {name})" for name in names]
@@ -445,17 +455,20 @@ class _SeatView(GameView):
     __hash__ = GameView.__hash__
 
 
+#: What a lazy field of `_SeatView` holds until it is first read.
+_UNSET: Any = object()
+
+
 def _lazy(name: str, compute: Callable[[GameState, int | None], Any]) -> property:
     """A field of `_SeatView`, read from its slot in `GameView`, filled on first read."""
-    slot = GameView.__dict__[name]
+    slot = _slot(GameView, name)
 
     def read(self: _SeatView) -> Any:
-        try:
-            return slot.__get__(self, GameView)
-        except AttributeError:  # not computed yet
+        value = slot.__get__(self, GameView)
+        if value is _UNSET:
             value = compute(self._state, self.you)
             slot.__set__(self, value)
-            return value
+        return value
 
     def write(self: _SeatView, value: Any) -> None:  # only `__init__` sets a field
         slot.__set__(self, value)
@@ -473,9 +486,7 @@ _LAZY_FIELDS: dict[str, Callable[[GameState, int | None], Any]] = {
 }
 for _name, _compute in _LAZY_FIELDS.items():
     setattr(_SeatView, _name, _lazy(_name, _compute))
-_new_seat_view = _maker(
-    _SeatView, ["_state", *(f.name for f in fields(GameView) if f.name not in _LAZY_FIELDS)]
-)
+_new_seat_view = _maker(_SeatView, ["_state", *(f.name for f in fields(GameView))])
 
 
 def seat_view(state: GameState, seat: int) -> GameView:
@@ -488,16 +499,22 @@ def seat_view(state: GameState, seat: int) -> GameView:
         phase,
         state.round,
         state.seats,
+        _UNSET,  # open_seats
         seat,  # you
         state.current if phase == PLAYING else None,  # current_seat
         state.closer,  # closer_seat
         state.final_turns_left if phase == PLAYING and state.closer is not None else 0,
+        _UNSET,  # starting_seat
         state.discard_top,
         len(state.discard),  # discard_size
         state.deck_size,
         _held_card(state, seat, False),
+        _UNSET,  # players
         tuple(legal_actions(state, seat)),
+        _UNSET,  # rounds
         state.winners if state.winners else None,
+        _UNSET,  # last_action
+        _UNSET,  # options
     )
 
 

@@ -28,7 +28,7 @@ from ..actions import (
     Replace,
     TakeDiscard,
 )
-from ..cards import CARD_COUNTS, COLUMNS, ROWS
+from ..cards import CARD_COUNTS, ROWS
 from ..state import DECK, PLAYING
 from ..view import FACE_DOWN, FACE_UP, REMOVED, Cell, GameView
 from .counting import DiscardPile, discard_pile
@@ -405,6 +405,3 @@ def _rush(view: GameView, kind: type) -> Action:
 
 def _normal_cdf(z: float) -> float:
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
-
-
-__all__ = ["COLUMNS", "Planner", "Style"]
