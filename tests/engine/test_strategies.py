@@ -296,3 +296,14 @@ def test_seen_rng_is_seeded_by_key_version_and_seat() -> None:
     assert Seen(one, (), "k").rng().random() == Seen(one, (), "k").rng().random()
     assert Seen(one, (), "k").rng().random() != Seen(two, (), "k").rng().random()
     assert Seen(one, (), "k").rng().random() != Seen(one, (), "j").rng().random()
+
+
+def test_without_the_doubling_penalty_closing_holds_no_fear() -> None:
+    """R12 `closer_penalty` off: holding a 12 it has no use for, the statistician discards it
+    and turns its last card; with the penalty on it would rather spoil a face-up card than
+    close at those odds."""
+    grid = [(9, 8, 7), (6, 5, 4), (1, 1, 0), (-1, 0, None)]
+    seen = held_view(grid, 12, [0, 1, 2, 0, 1, 2, None, None, None, -1, 1, 0])
+    assert choose("statistician", Seen(seen)) not in (Replace(3, 2), DISCARD)
+    relaxed = replace(seen, options={"end_score": 100, "closer_penalty": False})
+    assert choose("statistician", Seen(relaxed)) == DISCARD
