@@ -250,13 +250,31 @@ _SHOWN_DOWN: dict[int, Cell] = {value: Cell(FACE_DOWN, value) for value in CARD_
 _UNSEEN: dict[int, Cell] = dict.fromkeys(CARD_COUNTS, _HIDDEN)
 
 
-@lru_cache(maxsize=16_384)
+#: `_player` by the identity of a grid (and `reveal_all`): a grid changes only when its own
+#: seat acts, so every other view of it (each seat's, each action's) finds it here. Holding
+#: the grid keeps its id from being reused while it is a key.
+_PLAYER_VIEWS: dict[tuple[int, bool], tuple[Grid, PlayerView]] = {}
+_PLAYER_VIEWS_KEPT = 8192
+
+
 def _player(
     seat: int, name: str | None, total: int, grid: Grid | None, reveal_all: bool
 ) -> PlayerView:
-    """One seat's public part of a view. Cached: a grid changes only when its own seat acts,
-    so every other view of it (each seat's, each action's) is one lookup."""
-    return _new_player(seat, name, total, () if grid is None else _grid_view(grid, reveal_all))
+    """One seat's public part of a view."""
+    if grid is None:
+        return _new_player(seat, name, total, ())
+    key = (id(grid), reveal_all)
+    kept = _PLAYER_VIEWS.get(key)
+    if kept is not None:
+        kept_grid, player = kept
+        same = player.seat == seat and player.name == name and player.total == total
+        if kept_grid is grid and same:
+            return player
+    if len(_PLAYER_VIEWS) >= _PLAYER_VIEWS_KEPT:
+        _PLAYER_VIEWS.clear()
+    player = _new_player(seat, name, total, _grid_view(grid, reveal_all))
+    _PLAYER_VIEWS[key] = (grid, player)
+    return player
 
 
 def _grid_view(grid: Grid, reveal_all: bool) -> tuple[tuple[Cell, ...], ...]:
