@@ -17,6 +17,7 @@ from .actions import (
     Discard,
     Draw,
     Join,
+    Leave,
     Replace,
     Reveal,
     TakeDiscard,
@@ -37,8 +38,10 @@ from .events import (
     FinalTurnsBegan,
     GameEnded,
     PlayerJoined,
+    PlayerLeft,
     RoundDealt,
     RoundEnded,
+    SeatLeft,
     event_to_data,
 )
 from .state import DECK, PLAYING, ROUND_ENDED, SETUP, GameState, Grid, RoundResult
@@ -61,7 +64,7 @@ class LastAction(NamedTuple):
     """
 
     seat: int
-    action: str  # the kind of action as `engine.actions` names it: join, reveal, draw...
+    action: str  # the kind of action as `engine.actions` names it: join, leave, reveal...
     column: int | None = None
     row: int | None = None
     value: int | None = None
@@ -75,6 +78,8 @@ class LastAction(NamedTuple):
 #: The event each kind of action starts with, and that kind.
 _ACTION_OF: dict[type[Any], str] = {
     PlayerJoined: Join.kind,
+    PlayerLeft: Leave.kind,
+    SeatLeft: Leave.kind,
     CardRevealed: Reveal.kind,
     CardDrawn: Draw.kind,
     DiscardTaken: TakeDiscard.kind,
@@ -102,6 +107,8 @@ class PlayerView:
     name: str | None
     total: int
     grid: tuple[tuple[Cell, ...], ...]  # 4 columns of 3 cells; empty before the first deal
+    bot: str | None = None  # the strategy of the bot that plays the seat; None: a person
+    timeouts: int = 0  # the seat's turns in a row that ran out (R13)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +172,9 @@ class GameView:
     winners: tuple[int, ...] | None
     last_action: LastAction | None = None  # as the viewer may see it: `value` None if hidden
     options: dict[str, Any] = field(default_factory=dict)
+    # When the turn's time runs out (R13), an ISO time: the service's to say (the rules keep
+    # no time), None from `view`.
+    turn_deadline: str | None = None
 
     def to_data(self) -> dict[str, Any]:
         """Plain JSON-able data in the API's field names."""
@@ -191,7 +201,14 @@ class GameView:
                 "value": self.held_card.value,
             },
             "players": [
-                {"seat": p.seat, "name": p.name, "total": p.total, "grid": _grid_data(p.grid)}
+                {
+                    "seat": p.seat,
+                    "name": p.name,
+                    "bot": p.bot,
+                    "total": p.total,
+                    "timeouts": p.timeouts,
+                    "grid": _grid_data(p.grid),
+                }
                 for p in self.players
             ],
             "legal_actions": [action_to_data(a) for a in self.legal_actions],
@@ -200,6 +217,7 @@ class GameView:
             "rounds": [r.data for r in self.rounds],
             "winners": None if self.winners is None else list(self.winners),
             "last_action": None if self.last_action is None else self.last_action._asdict(),
+            "turn_deadline": self.turn_deadline,
         }
 
 
@@ -313,6 +331,8 @@ def view(state: GameState, seat: int | None, *, reveal_all: bool = False) -> Gam
             name=state.names[s],
             total=state.totals[s] if state.totals else 0,
             grid=_grid_view(grids[s], reveal_all) if grids else (),
+            bot=state.bots[s],
+            timeouts=state.timeouts[s],
         )
         for s in range(state.seats)
     )
@@ -392,7 +412,15 @@ def view_from_data(data: dict[str, Any]) -> GameView:
         deck_size=data["deck_size"],
         held_card=None if held is None else HeldCard(held["seat"], held["source"], held["value"]),
         players=tuple(
-            PlayerView(p["seat"], p["name"], p["total"], _grid(p["grid"])) for p in data["players"]
+            PlayerView(
+                p["seat"],
+                p["name"],
+                p["total"],
+                _grid(p["grid"]),
+                p.get("bot"),
+                p.get("timeouts", 0),
+            )
+            for p in data["players"]
         ),
         legal_actions=tuple(action_from_data(a) for a in data["legal_actions"]),
         rounds=tuple(
@@ -411,4 +439,5 @@ def view_from_data(data: dict[str, Any]) -> GameView:
         winners=None if data["winners"] is None else tuple(data["winners"]),
         last_action=None if data["last_action"] is None else LastAction(**data["last_action"]),
         options=data["options"],
+        turn_deadline=data.get("turn_deadline"),
     )
