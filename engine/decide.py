@@ -67,7 +67,6 @@ from .state import (
     GameState,
 )
 
-
 # Legal action lists, built once so that `legal_actions` allocates nothing.
 #: The reveals of the cells in a bit mask, for every mask of the 12 cells.
 _REVEALS_OF: tuple[tuple[Reveal, ...], ...] = tuple(

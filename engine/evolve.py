@@ -33,7 +33,6 @@ from .events import (
 )
 from .state import (
     CHOOSE,
-    SETUP_REVEALS,
     DECK,
     DISCARD_PILE,
     EMPTY,
@@ -44,6 +43,7 @@ from .state import (
     REVEAL_AFTER_DISCARD,
     ROUND_ENDED,
     SETUP,
+    SETUP_REVEALS,
     TURN_DONE,
     WAITING,
     GameState,
