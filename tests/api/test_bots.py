@@ -10,8 +10,11 @@ import pytest
 from django_tasks_db.models import DBTaskResult
 from rest_framework.test import APIClient
 
-from engine import GreedyPlayer, event_type
+from engine import GreedyPlayer, Join, SeededShuffler, event_type, replay
+from engine import act as engine_act
+from engine import create_game as engine_create
 from engine.audit import verify_log
+from engine.autoplay import bot_seats_to_act
 from games import bots, log
 from games.models import Game, Seat
 
@@ -183,9 +186,6 @@ def test_a_bots_move_is_an_ordinary_event_of_the_log(api: APIClient) -> None:
 def test_bots_play_deterministically_from_the_game_and_its_version() -> None:
     """A bot's choice depends only on what its seat sees, the game's key and the version: the
     same game replays the same moves."""
-    from engine import Join, SeededShuffler, act as engine_act, create_game as engine_create
-    from engine import replay
-    from engine.autoplay import bot_seats_to_act
 
     def bots_game(key: str) -> list[Any]:
         shuffler = SeededShuffler(7)

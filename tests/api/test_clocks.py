@@ -100,7 +100,7 @@ def test_a_read_honours_a_passed_deadline_without_a_worker(
     api: APIClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = Clock(monkeypatch)
-    game_id, tokens = clocked_game(api)
+    game_id, _ = clocked_game(api)
     clock.advance(31)
     view = get_view(api, game_id)  # no job ran: the read applies the timeout first
     assert view["status"] == "playing" and "TurnTimedOut" in types(game_id)
@@ -199,7 +199,7 @@ def test_a_duplicate_or_late_job_changes_nothing(
     api: APIClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = Clock(monkeypatch)
-    game_id, tokens = clocked_game(api)
+    game_id, _ = clocked_game(api)
     game = Game.objects.get(pk=game_id)
     turn = services.game_state(game).turn
     for _ in range(2):  # the same turn's job, twice
