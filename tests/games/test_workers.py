@@ -256,7 +256,7 @@ def test_manage_py_run_serves_with_a_worker_and_one_ctrl_c_stops_both(tmp_path: 
     )
     try:
         base = f"http://127.0.0.1:{port}/api/v1"
-        wait_until_ready(f"http://127.0.0.1:{port}", server, 30)
+        wait_until_ready(f"http://127.0.0.1:{port}", server, 90)
         game = httpx.post(f"{base}/games", json={"seats": 2, "options": {"end_score": 30}})
         game_id = game.json()["id"]
         for strategy in ("greedy", "random"):
