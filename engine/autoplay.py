@@ -31,30 +31,43 @@ def human_seats_to_act(state: GameState) -> tuple[int, ...]:
 
 
 def finish_turn(
-    state: GameState, seat: int, choose: Chooser, shuffler: Shuffler
+    state: GameState,
+    seat: int,
+    choose: Chooser,
+    shuffler: Shuffler,
+    log: list[Event] | None = None,
 ) -> tuple[list[Event], GameState]:
     """`seat`'s moves, chosen by `choose`, until its turn (or its setup reveals) is done:
-    until a new turn begins or the seat has nothing left to do."""
+    until a new turn begins or the seat has nothing left to do. `log`, the game's events so
+    far, is extended move by move (a strategy's history may be reading it)."""
     events: list[Event] = []
+    log = [] if log is None else log
     turn = state.turn
     while state.turn == turn and seat in seats_to_act(state):
         new, state = act(state, seat, choose(state, seat), shuffler)
-        events.extend(new)
+        events += new
+        log += new
     return events, state
 
 
 def time_out(
-    state: GameState, choose: Chooser, shuffler: Shuffler, bot: str
+    state: GameState,
+    choose: Chooser,
+    shuffler: Shuffler,
+    bot: str,
+    log: list[Event] | None = None,
 ) -> tuple[list[Event], GameState]:
     """Every person's seat with something to do runs out of time (R13): for each, in seat
     order, `TurnTimedOut` (and `SeatAbandoned` to `bot` after `max_timeouts` in a row), then
-    the moves `choose` makes to finish its turn."""
+    the moves `choose` makes to finish its turn. `log` as for `finish_turn`."""
     events: list[Event] = []
+    log = [] if log is None else log
     turn = state.turn
     for seat in human_seats_to_act(state):
         if state.turn != turn:  # the turn ended with an earlier seat's (setup's last reveal)
             break
         timed, state = act(state, seat, TimeOut(bot), shuffler)
-        played, state = finish_turn(state, seat, choose, shuffler)
+        log += timed
+        played, state = finish_turn(state, seat, choose, shuffler, log)
         events += timed + played
     return events, state

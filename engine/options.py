@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .errors import InvalidOptions
@@ -46,7 +46,14 @@ class Options:
         _check_whole("max_timeouts", self.max_timeouts, MIN_MAX_TIMEOUTS, MAX_MAX_TIMEOUTS)
 
     def to_data(self) -> dict[str, Any]:
-        return asdict(self)
+        """A fresh dict per call (callers may keep it), as `asdict` would give it, copied from
+        one built per options: `asdict`'s deep copy cost every view more than the rest."""
+        data = _DATA.get(self)
+        if data is None:
+            if len(_DATA) >= 1024:
+                _DATA.clear()
+            data = _DATA[self] = {name: getattr(self, name) for name in _OPTION_FIELDS}
+        return dict(data)
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Options:
@@ -58,6 +65,11 @@ def _check_whole(name: str, value: object, low: int, high: int) -> None:
         raise InvalidOptions(f"{name} must be a whole number")
     if not low <= value <= high:
         raise InvalidOptions(f"{name} must be between {low} and {high}")
+
+
+_OPTION_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Options))
+#: `Options.to_data` by options: a game's options are one object, and few games differ.
+_DATA: dict[Options, dict[str, Any]] = {}
 
 
 def check_seats(seats: int) -> None:

@@ -8,9 +8,11 @@ is unknown; a card drawn from the draw pile is seen by its drawer only until it 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields
 from functools import cached_property, lru_cache
-from typing import Any, NamedTuple
+from types import MemberDescriptorType
+from typing import Any, NamedTuple, TypeVar
 
 from .actions import (
     Action,
@@ -24,7 +26,7 @@ from .actions import (
     action_from_data,
     action_to_data,
 )
-from .cards import COLUMN_CELLS, COLUMNS, ROWS
+from .cards import CARD_COUNTS, COLUMN_CELLS, COLUMNS, ROWS
 from .decide import legal_actions
 from .events import (
     CardDrawn,
@@ -45,6 +47,8 @@ from .events import (
     event_to_data,
 )
 from .state import DECK, PLAYING, ROUND_ENDED, SETUP, GameState, Grid, RoundResult
+
+T = TypeVar("T")
 
 FACE_DOWN = "face_down"
 FACE_UP = "face_up"
@@ -221,37 +225,89 @@ class GameView:
         }
 
 
+def _slot(cls: type, name: str) -> MemberDescriptorType:
+    """The slot `name` of `cls` or of a class it inherits from (not a property over it)."""
+    for klass in cls.__mro__:
+        found = klass.__dict__.get(name)
+        if isinstance(found, MemberDescriptorType):
+            return found
+    raise AttributeError(name)
+
+
+def _maker(cls: type[T], names: Sequence[str] = ()) -> Callable[..., T]:
+    """A constructor of the frozen dataclass `cls` from its fields' values, in their order,
+    that fills the slots directly: a frozen dataclass's own `__init__` sets each field through
+    `object.__setattr__`, which was a third of the cost of a view (every bot move builds one).
+    Its source is written out field by field and compiled once, as `dataclasses` does for
+    `__init__`; the values are not checked. `names`: the slots to fill (default: the fields)."""
+    names = names or [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    scope: dict[str, Any] = {f"set_{name}": _slot(cls, name).__set__ for name in names}
+    scope.update(new=object.__new__, cls=cls)
+    lines = [f"def make({', '.join(names)}):", "    made = new(cls)"]
+    lines += [f"    set_{name}(made, {name})" for name in names]
+    lines.append("    return made")
+    exec("\n".join(lines), scope)
+    made: Callable[..., T] = scope["make"]
+    return made
+
+
+_new_view = _maker(GameView)
+_new_player = _maker(PlayerView)
+
+
 def _grid_data(grid: tuple[tuple[Cell, ...], ...]) -> list[list[dict[str, Any]]]:
     return [[{"state": c.state, "value": c.value} for c in column] for column in grid]
 
 
 _REMOVED = Cell(REMOVED, None)
 _HIDDEN = Cell(FACE_DOWN, None)
+#: One shared cell per card value (R1), face up and (for `reveal_all`) face down: cells are
+#: immutable, and building a frozen dataclass per cell was most of a grid's view.
+_FACE_UP: dict[int, Cell] = {value: Cell(FACE_UP, value) for value in CARD_COUNTS}
+_SHOWN_DOWN: dict[int, Cell] = {value: Cell(FACE_DOWN, value) for value in CARD_COUNTS}
+_UNSEEN: dict[int, Cell] = dict.fromkeys(CARD_COUNTS, _HIDDEN)
+
+
+@lru_cache(maxsize=16_384)
+def _player(
+    seat: int,
+    name: str | None,
+    total: int,
+    grid: Grid | None,
+    bot: str | None,
+    timeouts: int,
+    reveal_all: bool,
+) -> PlayerView:
+    """One seat's public part of a view. Cached: a grid changes only when its own seat acts,
+    so every other view of it (each seat's, each action's) is one lookup."""
+    shown = () if grid is None else _grid_view(grid, reveal_all)
+    return _new_player(seat, name, total, shown, bot, timeouts)
 
 
 def _grid_view(grid: Grid, reveal_all: bool) -> tuple[tuple[Cell, ...], ...]:
+    """A grid as a viewer sees it (cells are immutable, so shared); a column's three cells
+    written out, since this runs whenever a grid has changed."""
+    values, up, gone = grid
+    down = _SHOWN_DOWN if reveal_all else _UNSEEN
     columns = []
-    for column_cells in COLUMN_CELLS:
-        cells = []
-        for cell in column_cells:
-            if grid.gone >> cell & 1:
-                cells.append(_REMOVED)
-            elif grid.up >> cell & 1:
-                cells.append(Cell(FACE_UP, grid.values[cell]))
-            elif reveal_all:
-                cells.append(Cell(FACE_DOWN, grid.values[cell]))
-            else:
-                cells.append(_HIDDEN)
-        columns.append(tuple(cells))
+    for a, b, c in COLUMN_CELLS:
+        columns.append(
+            (
+                _REMOVED if gone >> a & 1 else (_FACE_UP if up >> a & 1 else down)[values[a]],
+                _REMOVED if gone >> b & 1 else (_FACE_UP if up >> b & 1 else down)[values[b]],
+                _REMOVED if gone >> c & 1 else (_FACE_UP if up >> c & 1 else down)[values[c]],
+            )
+        )
     return tuple(columns)
+
+
+def _final_cell(value: int | None) -> Cell:
+    return _REMOVED if value is None else _FACE_UP[value]
 
 
 def _final_grid_view(cells: tuple[int | None, ...]) -> tuple[tuple[Cell, ...], ...]:
     return tuple(
-        tuple(
-            _REMOVED if cells[cell] is None else Cell(FACE_UP, cells[cell]) for cell in column_cells
-        )
-        for column_cells in COLUMN_CELLS
+        tuple(_final_cell(cells[cell]) for cell in column_cells) for column_cells in COLUMN_CELLS
     )
 
 
@@ -271,6 +327,72 @@ def _round_summary(result: RoundResult) -> RoundSummary:
             for seat, cells in enumerate(result.grids)
         ),
     )
+
+
+#: `_round_summaries` by the identity of a state's `rounds` tuple, which every state of a
+#: round shares: holding the tuple keeps its id from being reused while it is a key.
+_SUMMARIES: dict[int, tuple[tuple[RoundResult, ...], tuple[RoundSummary, ...]]] = {}
+_SUMMARIES_KEPT = 1024
+
+
+def _round_summaries(rounds: tuple[RoundResult, ...]) -> tuple[RoundSummary, ...]:
+    """The summaries of a game's rounds, found by identity: hashing every round result on
+    every view cost more than building the rest of a two-seat view."""
+    kept = _SUMMARIES.get(id(rounds))
+    if kept is not None and kept[0] is rounds:
+        return kept[1]
+    if len(_SUMMARIES) >= _SUMMARIES_KEPT:
+        _SUMMARIES.clear()
+    summaries = tuple(_round_summary(r) for r in rounds)
+    _SUMMARIES[id(rounds)] = (rounds, summaries)
+    return summaries
+
+
+#: `_players` by the identity of the state's grids, totals, names, bots and timeouts (and
+#: `reveal_all`): they are the same objects in every state until one of them changes.
+_PLAYERS: dict[tuple[Any, ...], tuple[tuple[Any, ...], tuple[PlayerView, ...]]] = {}
+_PLAYERS_KEPT = 1024
+
+
+def _players(state: GameState, reveal_all: bool) -> tuple[PlayerView, ...]:
+    """Every seat's public part of the view; found by identity, since most actions change
+    no grid that the previous view did not already show."""
+    parts = (state.grids, state.totals, state.names, state.bots, state.timeouts)
+    key = (*map(id, parts), reveal_all)
+    kept = _PLAYERS.get(key)
+    if kept is not None and all(a is b for a, b in zip(kept[0], parts, strict=True)):
+        return kept[1]
+    if len(_PLAYERS) >= _PLAYERS_KEPT:
+        _PLAYERS.clear()
+    grids, totals, names, bots, timeouts = parts
+    players = tuple(
+        _player(
+            s,
+            names[s],
+            totals[s] if totals else 0,
+            grids[s] if grids else None,
+            bots[s],
+            timeouts[s],
+            reveal_all,
+        )
+        for s in range(state.seats)
+    )
+    _PLAYERS[key] = (parts, players)
+    return players
+
+
+def _held_card(state: GameState, seat: int | None, reveal_all: bool) -> HeldCard | None:
+    """The card in the current seat's hand, its value shown where R7 allows."""
+    if state.held is None or state.current is None:
+        return None
+    visible = reveal_all or state.held_from != DECK or seat == state.current
+    return _held(state.current, state.held_from or DECK, state.held if visible else None)
+
+
+@lru_cache(maxsize=1024)
+def _held(seat: int, source: str, value: int | None) -> HeldCard:
+    """Held cards are immutable, and few: one of each is shared."""
+    return HeldCard(seat, source, value)
 
 
 def _starting_seat(state: GameState) -> int | None:
@@ -319,46 +441,114 @@ def _last_action_seen(
 
 def view(state: GameState, seat: int | None, *, reveal_all: bool = False) -> GameView:
     """Exactly what `seat` may know now (`None`: a spectator), with its legal actions."""
-    held = None
-    if state.held is not None and state.current is not None:
-        visible = reveal_all or state.held_from != DECK or seat == state.current
-        held = HeldCard(state.current, state.held_from or DECK, state.held if visible else None)
-    grids = state.grids
+    held = _held_card(state, seat, reveal_all)
     phase = state.phase
-    players = tuple(
-        PlayerView(
-            seat=s,
-            name=state.names[s],
-            total=state.totals[s] if state.totals else 0,
-            grid=_grid_view(grids[s], reveal_all) if grids else (),
-            bot=state.bots[s],
-            timeouts=state.timeouts[s],
-        )
-        for s in range(state.seats)
+    players = _players(state, reveal_all)
+    return _new_view(
+        state.version,
+        phase,
+        state.round,
+        state.seats,
+        sum(1 for name in state.names if name is None),  # open_seats
+        seat,  # you
+        state.current if phase == PLAYING else None,  # current_seat
+        state.closer,  # closer_seat
+        state.final_turns_left if phase == PLAYING and state.closer is not None else 0,
+        _starting_seat(state),
+        state.discard_top,
+        len(state.discard),  # discard_size
+        state.deck_size,
+        held,  # held_card
+        players,
+        tuple(legal_actions(state, seat)),
+        _round_summaries(state.rounds),
+        state.winners if state.winners else None,
+        _last_action_seen(state.last_action, seat, reveal_all),
+        state.options.to_data(),
+        None,  # turn_deadline: the service's
     )
-    return GameView(
-        version=state.version,
-        status=state.phase,
-        round=state.round,
-        seats=state.seats,
-        open_seats=sum(1 for name in state.names if name is None),
-        you=seat,
-        current_seat=state.current if phase == PLAYING else None,
-        closer_seat=state.closer,
-        final_turns_left=state.final_turns_left
-        if phase == PLAYING and state.closer is not None
-        else 0,
-        starting_seat=_starting_seat(state),
-        discard_top=state.discard_top,
-        discard_size=len(state.discard),
-        deck_size=state.deck_size,
-        held_card=held,
-        players=players,
-        legal_actions=tuple(legal_actions(state, seat)),
-        rounds=tuple(_round_summary(r) for r in state.rounds),
-        winners=state.winners if state.winners else None,
-        last_action=_last_action_seen(state.last_action, seat, reveal_all),
-        options=state.options.to_data(),
+
+
+class _SeatView(GameView):
+    """A `GameView` whose costlier fields (the players' grids, the rounds, the last action,
+    the options, who started, the open seats) are computed when first read: a bot reads a
+    few fields of every view it is shown, hundreds of times a game. Equal, field for field,
+    to `view(state, seat)`."""
+
+    __slots__ = ("_state",)
+    _state: GameState
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to a `GameView` of the same fields (a dataclass compares its own class only;
+        `view(...) == seat_view(...)` comes here too, reflected)."""
+        if not isinstance(other, GameView):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(GameView))
+
+    __hash__ = GameView.__hash__
+
+
+#: What a lazy field of `_SeatView` holds until it is first read.
+_UNSET: Any = object()
+
+
+def _lazy(name: str, compute: Callable[[GameState, int | None], Any]) -> property:
+    """A field of `_SeatView`, read from its slot in `GameView`, filled on first read."""
+    slot = _slot(GameView, name)
+
+    def read(self: _SeatView) -> Any:
+        value = slot.__get__(self, GameView)
+        if value is _UNSET:
+            value = compute(self._state, self.you)
+            slot.__set__(self, value)
+        return value
+
+    def write(self: _SeatView, value: Any) -> None:  # only `__init__` sets a field
+        slot.__set__(self, value)
+
+    return property(read, write, doc=f"`GameView.{name}`, computed when first read.")
+
+
+_LAZY_FIELDS: dict[str, Callable[[GameState, int | None], Any]] = {
+    "open_seats": lambda state, _: sum(1 for name in state.names if name is None),
+    "starting_seat": lambda state, _: _starting_seat(state),
+    "players": lambda state, _: _players(state, False),
+    "rounds": lambda state, _: _round_summaries(state.rounds),
+    "last_action": lambda state, seat: _last_action_seen(state.last_action, seat, False),
+    "options": lambda state, _: state.options.to_data(),
+}
+for _name, _compute in _LAZY_FIELDS.items():
+    setattr(_SeatView, _name, _lazy(_name, _compute))
+_new_seat_view = _maker(_SeatView, ["_state", *(f.name for f in fields(GameView))])
+
+
+def seat_view(state: GameState, seat: int) -> GameView:
+    """`view(state, seat)` for a bot: the same view, its costlier fields computed only if
+    read (see `_SeatView`)."""
+    phase = state.phase
+    return _new_seat_view(
+        state,
+        state.version,
+        phase,
+        state.round,
+        state.seats,
+        _UNSET,  # open_seats
+        seat,  # you
+        state.current if phase == PLAYING else None,  # current_seat
+        state.closer,  # closer_seat
+        state.final_turns_left if phase == PLAYING and state.closer is not None else 0,
+        _UNSET,  # starting_seat
+        state.discard_top,
+        len(state.discard),  # discard_size
+        state.deck_size,
+        _held_card(state, seat, False),
+        _UNSET,  # players
+        tuple(legal_actions(state, seat)),
+        _UNSET,  # rounds
+        state.winners if state.winners else None,
+        _UNSET,  # last_action
+        _UNSET,  # options
+        None,  # turn_deadline: the service's
     )
 
 

@@ -748,7 +748,9 @@ def play_bots(game_id: uuid.UUID, version: int) -> int:
     if found is None or found[0].version != version:
         return 0
     game = found[0]
-    state, choose = game_state(game), bots.chooser(str(game.id))
+    state = game_state(game)
+    played = log.engine_events(game, 0, state.version)  # the bots' histories
+    choose = bots.chooser(str(game.id), game.seats, played)
     for moves in range(BOT_MOVES_PER_JOB):
         seats = bot_seats_to_act(state)
         if not seats:
@@ -759,6 +761,7 @@ def play_bots(game_id: uuid.UUID, version: int) -> int:
         except VersionMoved:
             return moves
         state = after
+        played += events
     return BOT_MOVES_PER_JOB
 
 
@@ -777,8 +780,10 @@ def expire_turn(game_id: uuid.UUID, turn: int | None = None) -> bool:
         before = game_state(game)
         if turn is not None and before.turn != turn:
             return False
-        chooser, shuffler = bots.chooser(str(game.id)), SeededShuffler(game.seed)
-        events, after = time_out(before, chooser, shuffler, bots.REPLACEMENT)
+        played = log.engine_events(game, 0, before.version)  # extended as the moves are made
+        chooser = bots.chooser(str(game.id), game.seats, played)
+        shuffler = SeededShuffler(game.seed)
+        events, after = time_out(before, chooser, shuffler, bots.REPLACEMENT, played)
         if not events:
             return False
         append_events(game, before, events, after)

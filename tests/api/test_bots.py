@@ -95,8 +95,9 @@ def test_bots_alone_fill_every_seat_and_play_to_the_end(api: APIClient, seats: i
     """A game of bots alone plays to the end by itself; its log audits clean and its history
     imports into an identical finished game."""
     game_id = create_game(api, seats, seed=seats, end_score=40)["id"]
+    strategies = list(bots.descriptions())
     for seat in range(seats):
-        seat_bot(api, game_id, "random" if seat % 2 else "greedy")
+        seat_bot(api, game_id, strategies[(seat + seats) % len(strategies)])
     assert DBTaskResult.objects.filter(status="READY").count() == 1  # queued with the deal
     run_jobs()
     final = get_view(api, game_id)
@@ -141,8 +142,8 @@ def play_persons(api: APIClient, game_id: str, tokens: dict[int, str]) -> int:
 def test_a_person_with_seven_bots_finishes_a_game(api: APIClient) -> None:
     game_id = create_game(api, 8, seed=8)["id"]
     token = join(api, game_id, "Ada")["token"]
-    for strategy in ["greedy", "random"] * 3 + ["greedy"]:
-        seat_bot(api, game_id, strategy)
+    for seat in range(1, 8):
+        seat_bot(api, game_id, list(bots.descriptions())[seat % len(bots.descriptions())])
     assert play_persons(api, game_id, {0: token}) > 0
     final = get_view(api, game_id, token)
     assert final["status"] == "finished"
@@ -192,13 +193,14 @@ def test_bots_play_deterministically_from_the_game_and_its_version() -> None:
         events = engine_create(3)
         state = replay(events)
         for seat in range(3):
-            new, state = engine_act(state, None, Join(f"Bot {seat}", "random"), shuffler)
+            strategy = ("statistician", "random", "clearer")[seat]
+            new, state = engine_act(state, None, Join(f"Bot {seat}", strategy), shuffler)
             events += new
-        choose = bots.chooser(key)
+        choose = bots.chooser(key, 3, events)
         while bot_seats_to_act(state):
             seat = bot_seats_to_act(state)[0]
             new, state = engine_act(state, seat, choose(state, seat), shuffler)
-            events += new
+            events += new  # the bots' histories read the log as it grows
         return [event_type(e) for e in events] + [state.totals]
 
     assert bots_game("a") == bots_game("a")

@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
-from engine import DISCARD, DRAW, TAKE_DISCARD, Join, Replace, Reveal, event_to_data, view
+import pytest
+
+from engine import (
+    DISCARD,
+    DRAW,
+    TAKE_DISCARD,
+    GreedyPlayer,
+    Join,
+    Replace,
+    Reveal,
+    event_to_data,
+    replay,
+    view,
+)
 from engine.events import CardDrawn, DrawPileReshuffled, RoundDealt
-from engine.view import FACE_DOWN, FACE_UP, REMOVED, GameView, event_for_viewer
+from engine.simulate import chooser_from_view, play_game
+from engine.view import FACE_DOWN, FACE_UP, REMOVED, GameView, event_for_viewer, seat_view
 
 from .support import Table, cols, rig_deal
 
@@ -149,3 +164,23 @@ def test_view_lists_the_same_legal_actions_as_the_engine() -> None:
     assert data["legal_actions"] == [{"action": "draw"}, {"action": "take_discard"}]
     assert data["current_seat"] == 0 and data["you"] == 0
     assert data["status"] == "playing"
+
+
+def test_seat_view_is_the_view_field_for_field() -> None:
+    """`seat_view`, the bots' view with its costlier fields computed on first read, equals
+    `view` in every state of whole games (each field, and its data), and stays frozen."""
+    compared = 0
+    for seats, seed in ((2, 1), (4, 2)):
+        choosers = [chooser_from_view(GreedyPlayer()) for _ in range(seats)]
+        events = play_game(choosers, seed=seed).events
+        states = [replay(events[:end]) for end in range(len(events) - 300, len(events), 3)]
+        for state in states:
+            for seat in range(seats):
+                eager, lazy = view(state, seat), seat_view(state, seat)
+                assert lazy == eager and eager == lazy and isinstance(lazy, GameView)
+                assert lazy.to_data() == eager.to_data()
+                assert dataclasses.replace(lazy) == eager
+                compared += 1
+    assert compared > 200
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        lazy.players = ()  # type: ignore[misc]

@@ -1,0 +1,107 @@
+"""`greedy`: keeps low cards and builds columns of three; the engine's long-standing
+`GreedyPlayer`, here as a function of the view, written for speed (a tournament calls it
+hundreds of times a game) with exactly the old player's choices."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..actions import DISCARD, DRAW, REPLACES, TAKE_DISCARD, Action, Draw, Reveal, TakeDiscard
+from ..cards import ROWS
+from ..state import DECK
+from ..view import FACE_DOWN, FACE_UP, REMOVED, Cell, GameView
+from .seen import Seen
+
+#: A face-up card this much above the held card is worth replacing.
+IMPROVEMENT = 2
+#: A held card this low is worth placing on a face-down card.
+LOW_CARD = 3
+
+Columns = Sequence[Sequence[Cell]]
+
+
+def greedy_action(view: GameView) -> Action:
+    """Take the discard when it has a good place, else draw; place a held card where it
+    gains, else discard it; reveal in the column with the fewest face-up cards."""
+    legal = view.legal_actions
+    if view.you is None or not legal:
+        raise ValueError("nothing to choose")
+    grid = view.players[view.you].grid
+    kind = type(legal[0])
+    if kind is Draw or kind is TakeDiscard:
+        top = view.discard_top
+        if top is not None and _placement(grid, top, must=False) is not None:
+            return TAKE_DISCARD
+        return DRAW
+    held = view.held_card
+    if held is not None and held.value is not None:
+        can_discard = held.source == DECK  # R6b: only a card drawn from the draw pile
+        place = _placement(grid, held.value, must=not can_discard)
+        if place is not None:
+            return REPLACES[place[0] * ROWS + place[1]]
+        if can_discard:
+            return DISCARD
+    if kind is Reveal:
+        return _reveal(grid, legal)
+    return legal[0]
+
+
+def _reveal(grid: Columns, reveals: Sequence[Action]) -> Action:
+    """Turn a card in the column with the fewest face-up cards (spreads the information)."""
+    shown = [sum(1 for cell in cells if cell.state == FACE_UP) for cells in grid]
+    best: Reveal | None = None
+    for action in reveals:
+        assert isinstance(action, Reveal)
+        if best is None or (shown[action.column], action.column, action.row) < (
+            shown[best.column],
+            best.column,
+            best.row,
+        ):
+            best = action
+    assert best is not None
+    return best
+
+
+def _placement(grid: Columns, value: int, *, must: bool) -> tuple[int, int] | None:
+    """Where `value` should go: completing a column (R8), replacing a face-up card at least
+    `IMPROVEMENT` higher, or a face-down card when it is low; when it `must` go somewhere,
+    the best of the rest. None: keep it off the grid."""
+    best: tuple[int, int, int] | None = None  # (face-up value, column, row)
+    first_down: tuple[int, int] | None = None
+    for column, cells in enumerate(grid):
+        if not cells or cells[0].state == REMOVED:
+            continue
+        matching = 0
+        other = -1
+        for row, cell in enumerate(cells):
+            state = cell.state
+            if state == FACE_UP and cell.value == value:
+                matching += 1
+            elif other < 0:
+                other = row
+            if state == FACE_DOWN:
+                if first_down is None:
+                    first_down = (column, row)
+            elif cell.value is not None and (best is None or cell.value > best[0]):
+                best = (cell.value, column, row)
+        if matching == 2:
+            return column, other  # completes a column (R8)
+    if best is not None and best[0] - value >= IMPROVEMENT:
+        return best[1], best[2]
+    if first_down is not None and value <= LOW_CARD:
+        return first_down
+    if must:
+        if best is not None and best[0] > value:
+            return best[1], best[2]
+        if first_down is not None:
+            return first_down
+        if best is not None:
+            return best[1], best[2]
+    return None
+
+
+class Greedy:
+    """The `greedy` strategy: `greedy_action` of the seat's view."""
+
+    def choose(self, seen: Seen) -> Action:
+        return greedy_action(seen.view)
