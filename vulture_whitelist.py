@@ -20,7 +20,7 @@ from games.shapes import (
     LastActionSerializer,
 )
 from loadtest import apps as loadtest_apps
-from skyjo_service.env import env_bool, env_int, env_list
+from skyjo_service.env import env_bool, env_float, env_int, env_list
 
 # Named in skyjo_service/settings.py (INSTALLED_APPS, MIDDLEWARE, REST_FRAMEWORK,
 # SPECTACULAR_SETTINGS), which vulture does not read, like gunicorn.conf.py.
@@ -35,7 +35,8 @@ problems.problem_exception_handler
 schema.add_links
 schema.require_action_bodies
 schema.optional_auth_by_default
-env_bool, env_int, env_list
+schema.join_needs_a_name_or_a_bot
+env_bool, env_float, env_int, env_list
 install_in_gunicorn
 # Named in skyjo_service/urls.py (handler400, handler500).
 problems.bad_request_view
