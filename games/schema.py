@@ -375,10 +375,12 @@ def join_needs_a_name_or_a_bot(
     """drf-spectacular postprocessing hook: a join names a person or a bot (R13), or both.
 
     Each field is optional on its own (`JoinSerializer.validate` requires one), which a
-    serializer's fields cannot say: the schema says it with `anyOf` of the two requirements."""
+    serializer's fields cannot say. With no other field allowed, `minProperties: 1` says it
+    (an `anyOf` of the two requirements would say it too, but SDK generators then lose the
+    request's model: openapi-python-client 0.29 writes a join that does not compile)."""
     join = result.get("components", {}).get("schemas", {}).get("JoinRequest")
     if join is not None:
-        join["anyOf"] = [{"required": ["name"]}, {"required": ["bot"]}]
+        join["minProperties"] = 1
     return result
 
 
