@@ -14,6 +14,10 @@ from engine.view import seat_view
 REPLACEMENT = "greedy"
 
 
+#: The strategies' names, in the registry's order (the schema's enum `Strategy`).
+STRATEGY_NAMES: list[str] = list(STRATEGIES)
+
+
 def descriptions() -> dict[str, str]:
     """Every strategy's name and one-sentence description, as `GET /api/v1/bots` lists them."""
     return {name: info.description for name, info in STRATEGIES.items()}

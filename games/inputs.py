@@ -127,10 +127,8 @@ class NameField(StrictCharField):
     """A player's name: the schema carries the rule's pattern (games.names)."""
 
 
-@extend_schema_field({"type": "string", "minLength": 1, "maxLength": 40})
 class StrategyField(serializers.ChoiceField):
-    """A bot's strategy, one of `GET /api/v1/bots`: the live list, so the schema (and the
-    clients generated from it) take any name and the service says which it knows."""
+    """A bot's strategy, one of `GET /api/v1/bots` (the schema's enum `Strategy`)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(choices=list(bots.descriptions()), **kwargs)

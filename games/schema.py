@@ -375,12 +375,18 @@ def join_needs_a_name_or_a_bot(
     """drf-spectacular postprocessing hook: a join names a person or a bot (R13), or both.
 
     Each field is optional on its own (`JoinSerializer.validate` requires one), which a
-    serializer's fields cannot say. With no other field allowed, `minProperties: 1` says it
+    serializer's fields cannot say; with no other field allowed, `minProperties: 1` says it
     (an `anyOf` of the two requirements would say it too, but SDK generators then lose the
-    request's model: openapi-python-client 0.29 writes a join that does not compile)."""
+    request's model: openapi-python-client 0.29 writes a join that does not compile). And
+    the body is required, which drf-spectacular infers only from a required field."""
     join = result.get("components", {}).get("schemas", {}).get("JoinRequest")
     if join is not None:
         join["minProperties"] = 1
+    for item in result.get("paths", {}).values():
+        body = item.get("post", {}).get("requestBody", {})
+        schema = body.get("content", {}).get("application/json", {}).get("schema")
+        if schema == {"$ref": "#/components/schemas/JoinRequest"}:
+            body["required"] = True
     return result
 
 

@@ -317,6 +317,7 @@ SPECTACULAR_SETTINGS = {
         "ActionKind": "games.shapes.ACTION_KINDS",
         "LastActionKind": "games.shapes.LAST_ACTION_KINDS",
         "HistoryFormat": "games.shapes.HISTORY_FORMATS",
+        "Strategy": "games.bots.STRATEGY_NAMES",
         # Each action shape's constant `action`, e.g. TakeDiscardActionKind (games.inputs).
         **{f"{action.__name__}ActionKind": [kind] for kind, action in TURN_ACTIONS.items()},
         "HistoryFormatVersion": "games.shapes.HISTORY_FORMAT_VERSIONS",
