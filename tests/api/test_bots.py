@@ -15,7 +15,7 @@ from engine import act as engine_act
 from engine import create_game as engine_create
 from engine.audit import verify_log
 from engine.autoplay import bot_seats_to_act
-from games import bots, log
+from games import bots, log, services
 from games.models import Game, Seat
 
 from .bots_support import run_jobs, seat_bot
@@ -205,3 +205,36 @@ def test_bots_play_deterministically_from_the_game_and_its_version() -> None:
 
     assert bots_game("a") == bots_game("a")
     assert bots_game("a") != bots_game("b")
+
+
+def test_the_bots_job_is_queued_in_the_transaction_of_the_move(
+    api: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A person's move after which a bot is to act queues its job: with the append, or not
+    at all (a move that fails leaves neither events nor job)."""
+    game_id = create_game(api, 2, seed=5)["id"]
+    token = join(api, game_id, "Ada")["token"]
+    seat_bot(api, game_id, "greedy")
+    run_jobs()  # the bot's setup reveals
+    act(api, game_id, token, {"action": "reveal", "column": 0, "row": 0})
+    version = get_view(api, game_id)["version"]
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the queue is down")
+
+    monkeypatch.setattr(services.tasks, "schedule", broken)
+    api.raise_request_exception = False
+    response = api.post(
+        f"{GAMES}/{game_id}/actions/reveal",
+        {"column": 1, "row": 0},
+        format="json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
+    assert response.status_code == 500
+    assert get_view(api, game_id)["version"] == version  # no event without its job
+    monkeypatch.undo()
+    queued = DBTaskResult.objects.count()
+    act(api, game_id, token, {"action": "reveal", "column": 1, "row": 0})
+    view = get_view(api, game_id)
+    assert view["status"] == "playing" and view["version"] > version
+    assert DBTaskResult.objects.count() == queued + (view["current_seat"] == 1)
