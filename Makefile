@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run serve test test-fast test-postgres lint bench bench-load bench-stream schema install install-dev
+.PHONY: run serve worker test test-fast test-postgres lint bench bench-load bench-stream schema install install-dev
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,11 +20,12 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 install: $(VENV)/.runtime
 install-dev: $(VENV)/.dev
 
-# The development server on 127.0.0.1:$(PORT) (PORT=8001 make run, or make run PORT=8001).
+# The development server on 127.0.0.1:$(PORT) (PORT=8001 make run, or make run PORT=8001), with
+# a worker beside it for the bots' moves and the turns' clocks (manage.py run; one Ctrl-C).
 PORT ?= 8000
 run: install
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	$(BIN)/python manage.py run 127.0.0.1:$(PORT)
 
 # Production server: gunicorn with threaded WSGI workers (skyjo_service/gunicorn.conf.py; the
 # docs/PERFORMANCE.md compares them with uvicorn's ASGI and gevent workers). Settings from the
@@ -36,6 +37,11 @@ serve: install
 	DEBUG=false $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	DEBUG=false $(BIN)/python manage.py check --deploy --fail-level WARNING
 	DEBUG=false BIND=$(BIND) $(BIN)/gunicorn --config skyjo_service/gunicorn.conf.py
+
+# A worker for the bots' moves and the turns' clocks, beside `make serve` (run one or more, on
+# any host that reaches the database; settings from the environment as for serve).
+worker: install
+	DEBUG=false $(BIN)/python manage.py worker
 
 test: install-dev
 	$(BIN)/python -m pytest

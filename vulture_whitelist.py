@@ -10,7 +10,7 @@ dotted path, and fields only ever read by reflection. (Vulture parses it; it is 
 
 from engine.state import GameState, Grid
 from engine.view import LastAction
-from games import apps, auth, event_shapes, rate_limit_table, schema
+from games import apps, auth, bots, event_shapes, rate_limit_table, schema
 from games.api import middleware, problems, renderers, throttling
 from games.api.server_errors import install_in_gunicorn
 from games.live import hub
@@ -36,6 +36,8 @@ problems.problem_exception_handler
 schema.add_links
 schema.require_action_bodies
 schema.optional_auth_by_default
+schema.join_needs_a_name_or_a_bot
+bots.STRATEGY_NAMES  # the schema's enum `Strategy` (ENUM_NAME_OVERRIDES)
 env_bool, env_float, env_int, env_list
 install_in_gunicorn
 hub.drain  # gunicorn.conf.py's post_worker_init: a stopping worker ends its streams

@@ -10,10 +10,30 @@ from .cards import COLUMNS, ROWS
 
 @dataclass(frozen=True, slots=True)
 class Join:
-    """Take the next open seat (the lobby; not a turn action)."""
+    """Take the next open seat (the lobby; not a turn action): for a person, or for the bot
+    that plays strategy `bot`."""
 
     name: str
+    bot: str | None = None
     kind: ClassVar[str] = "join"
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Give the seat up (R13): while the game waits for players the seat is open again; once
+    it has started, the bot `bot` plays it to the end."""
+
+    bot: str = "greedy"
+    kind: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True, slots=True)
+class TimeOut:
+    """The service's, not a seat's: the seat's time ran out (R13). After the options'
+    `max_timeouts` in a row, the bot `bot` takes the seat over."""
+
+    bot: str = "greedy"
+    kind: ClassVar[str] = "time_out"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +82,7 @@ class Discard:
     title: ClassVar[str] = "Discard the drawn card"
 
 
-Action = Join | Reveal | Draw | TakeDiscard | Replace | Discard
+Action = Join | Reveal | Draw | TakeDiscard | Replace | Discard | Leave | TimeOut
 TurnAction = Reveal | Draw | TakeDiscard | Replace | Discard
 
 #: The turn actions by the name a client sends, in the order they are documented: the one
@@ -87,7 +107,10 @@ def action_to_data(action: Action) -> dict[str, Any]:
     if isinstance(action, Reveal | Replace):
         return {"action": action.kind, "column": action.column, "row": action.row}
     if isinstance(action, Join):
-        return {"action": action.kind, "name": action.name}
+        bot = {} if action.bot is None else {"bot": action.bot}
+        return {"action": action.kind, "name": action.name, **bot}
+    if isinstance(action, Leave | TimeOut):
+        return {"action": action.kind, "bot": action.bot}
     return {"action": action.kind}
 
 

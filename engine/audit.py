@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from .actions import DISCARD, DRAW, TAKE_DISCARD, Action, Join, Replace, Reveal
+from .actions import DISCARD, DRAW, TAKE_DISCARD, Action, Join, Leave, Replace, Reveal, TimeOut
 from .cards import FULL_DECK_COUNTER
 from .decide import act, create_game
 from .errors import RuleError
@@ -25,7 +25,11 @@ from .events import (
     Event,
     GameCreated,
     PlayerJoined,
+    PlayerLeft,
     RoundDealt,
+    SeatAbandoned,
+    SeatLeft,
+    TurnTimedOut,
     event_type,
 )
 from .evolve import evolve
@@ -76,10 +80,21 @@ class _RecordedShuffler:
         return event.order
 
 
-def action_behind(event: Event, state: GameState) -> tuple[int | None, Action] | None:
-    """The action whose first event `event` is; None for an event no action begins with."""
+def action_behind(
+    event: Event, state: GameState, following: Event | None = None
+) -> tuple[int | None, Action] | None:
+    """The action whose first event `event` is (`following`, the event after it, names the
+    bot a timeout handed the seat to); None for an event no action begins with."""
     if isinstance(event, PlayerJoined):
-        return None, Join(event.name)
+        return None, Join(event.name, event.bot)
+    if isinstance(event, PlayerLeft):
+        return event.seat, Leave()
+    if isinstance(event, SeatLeft):
+        return event.seat, Leave(event.bot)
+    if isinstance(event, TurnTimedOut):
+        if isinstance(following, SeatAbandoned):
+            return event.seat, TimeOut(following.bot)
+        return event.seat, TimeOut()
     if isinstance(event, CardRevealed):
         return event.seat, Reveal(event.column, event.row)
     if isinstance(event, CardDrawn):
@@ -110,7 +125,8 @@ def verify_log(events: Sequence[Event]) -> GameState:
     index = 1
     while index < len(events):
         event = events[index]
-        behind = action_behind(event, state)
+        following = events[index + 1] if index + 1 < len(events) else None
+        behind = action_behind(event, state, following)
         if behind is None:
             raise InvalidLog(
                 index + 1, "unexpected_event", f"no action begins with {event_type(event)}"

@@ -20,9 +20,11 @@ from .actions import (
     Discard,
     Draw,
     Join,
+    Leave,
     Replace,
     Reveal,
     TakeDiscard,
+    TimeOut,
 )
 from .cards import ALL_CELLS_MASK, CELLS, COLUMN_MASKS, COLUMNS, FULL_DECK, ROWS, cell_index
 from .events import (
@@ -38,10 +40,14 @@ from .events import (
     GameCreated,
     GameEnded,
     PlayerJoined,
+    PlayerLeft,
     PlayStarted,
     RoundDealt,
     RoundEnded,
+    SeatAbandoned,
+    SeatLeft,
     TurnPassed,
+    TurnTimedOut,
 )
 from .evolve import APPLY
 from .options import Options, check_seats
@@ -56,11 +62,10 @@ from .state import (
     PLAYING,
     REVEAL_AFTER_DISCARD,
     SETUP,
+    SETUP_REVEALS,
     WAITING,
     GameState,
 )
-
-SETUP_REVEALS = 2  # R4.3
 
 # Legal action lists, built once so that `legal_actions` allocates nothing.
 #: The reveals of the cells in a bit mask, for every mask of the 12 cells.
@@ -137,6 +142,12 @@ def act(
         raise errors.SpectatorCannotAct()
     if type(seat) is not int or not 0 <= seat < state.seats:  # a bool is not a seat
         raise errors.UnknownSeat(f"there is no seat {seat!r} in this game")
+    if isinstance(action, Leave):
+        _leave(decision, seat, action)
+        return decision.events, decision.draft
+    if isinstance(action, TimeOut):
+        _time_out(decision, seat, action)
+        return decision.events, decision.draft
     phase = state.phase
     if phase == PLAYING:
         if seat != state.current:
@@ -157,10 +168,43 @@ def _join(decision: _Decision, action: Join) -> None:
         raise errors.GameFull()
     if not isinstance(action.name, str):
         raise errors.WrongStep("a name is text")
+    if action.bot is not None and not isinstance(action.bot, str):
+        raise errors.WrongStep("a bot is named by its strategy")
     seat = state.names.index(None)
-    decision.emit(PlayerJoined(seat, action.name))
+    decision.emit(PlayerJoined(seat, action.name, action.bot))
     if decision.draft.is_full:
         _deal(decision, 1)
+
+
+def _leave(decision: _Decision, seat: int, action: Leave) -> None:
+    """R13: a waiting game's seat opens again; a started game's is played by a bot."""
+    state = decision.draft
+    if state.names[seat] is None:
+        raise errors.UnknownSeat(f"no one sits at seat {seat}")
+    if state.phase == WAITING:
+        decision.emit(PlayerLeft(seat))
+    elif state.left[seat]:
+        raise errors.WrongStep("this seat's player has already left")
+    else:
+        decision.emit(SeatLeft(seat, _bot_name(action.bot)))
+
+
+def _time_out(decision: _Decision, seat: int, action: TimeOut) -> None:
+    """R13: the seat's turn ran out; after `max_timeouts` in a row a bot takes it over."""
+    state = decision.draft
+    if seat not in seats_to_act(state):
+        raise errors.NotYourTurn(f"seat {seat} has nothing to do now")
+    abandoned = state.bots[seat] is None and state.timeouts[seat] + 1 >= state.options.max_timeouts
+    bot = _bot_name(action.bot)
+    decision.emit(TurnTimedOut(seat))
+    if abandoned:
+        decision.emit(SeatAbandoned(seat, bot))
+
+
+def _bot_name(bot: object) -> str:
+    if not isinstance(bot, str) or not bot:
+        raise errors.WrongStep("a bot is named by its strategy")
+    return bot
 
 
 def _deal(decision: _Decision, round_number: int) -> None:

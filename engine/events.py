@@ -30,8 +30,51 @@ class GameCreated:
 
 @dataclass(frozen=True, slots=True)
 class PlayerJoined:
+    """A player took the next open seat: a person, or (`bot`, a strategy's name) a bot that
+    the service plays.
+
+    Schema 2 added `bot`; a schema 1 payload is a person's (`bot` null).
+    """
+
     seat: int
     name: str
+    bot: str | None = None
+    SCHEMA_VERSION: ClassVar[int] = 2
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft:
+    """A seat of a game still waiting for players was given up: it is open again."""
+
+    seat: int
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLeft:
+    """The player of `seat` left a started game: the bot `bot` plays the seat to the end."""
+
+    seat: int
+    bot: str
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimedOut:
+    """`seat`'s time for its turn (or its setup reveals) ran out: the events that follow, up
+    to the end of that turn, are the moves the service chose for it."""
+
+    seat: int
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAbandoned:
+    """`seat` timed out `max_timeouts` turns in a row (R12): the bot `bot` plays it from now
+    on, to the end of the game."""
+
+    seat: int
+    bot: str
     SCHEMA_VERSION: ClassVar[int] = 1
 
 
@@ -181,6 +224,10 @@ Event = (
     | FinalTurnsBegan
     | RoundEnded
     | GameEnded
+    | PlayerLeft
+    | SeatLeft
+    | TurnTimedOut
+    | SeatAbandoned
 )
 
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -201,6 +248,10 @@ EVENT_TYPES: dict[str, type[Any]] = {
         FinalTurnsBegan,
         RoundEnded,
         GameEnded,
+        PlayerLeft,
+        SeatLeft,
+        TurnTimedOut,
+        SeatAbandoned,
     )
 }
 
@@ -256,9 +307,17 @@ def _closer_renamed(data: dict[str, Any]) -> dict[str, Any]:
     return {("closer_seat" if key == "closer" else key): value for key, value in data.items()}
 
 
+def _person_joined(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 had no bots: every seat that joined was a person's (`bot` null)."""
+    if "bot" in data:
+        raise ValueError("a PlayerJoined schema 1 payload has no `bot`")
+    return {**data, "bot": None}
+
+
 #: (type name, stored version) -> function turning that payload into version + 1.
 UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("GameCreated", 1): _game_created_v1_to_v2,
+    ("PlayerJoined", 1): _person_joined,
     ("FinalTurnsBegan", 1): _closer_renamed,
     ("RoundEnded", 1): _closer_renamed,
 }

@@ -6,7 +6,7 @@ Each `_apply_*` writes to a private copy of the state that nobody else holds yet
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from .cards import ALL_CELLS_MASK, CELLS, COLUMN_CELLS, COLUMN_MASKS, ROWS, cell_index
 from .events import (
@@ -22,10 +22,14 @@ from .events import (
     GameCreated,
     GameEnded,
     PlayerJoined,
+    PlayerLeft,
     PlayStarted,
     RoundDealt,
     RoundEnded,
+    SeatAbandoned,
+    SeatLeft,
     TurnPassed,
+    TurnTimedOut,
 )
 from .state import (
     CHOOSE,
@@ -39,6 +43,7 @@ from .state import (
     REVEAL_AFTER_DISCARD,
     ROUND_ENDED,
     SETUP,
+    SETUP_REVEALS,
     TURN_DONE,
     WAITING,
     GameState,
@@ -46,11 +51,27 @@ from .state import (
     RoundResult,
 )
 
+T = TypeVar("T")
+
 
 def _set_grid(s: GameState, seat: int, grid: Grid) -> None:
     grids = list(s.grids)
     grids[seat] = grid
     s.grids = tuple(grids)
+
+
+def _with(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
+    """`values` with the seat's entry replaced."""
+    return (*values[:seat], value, *values[seat + 1 :])
+
+
+def _turn_done(s: GameState, seat: int) -> None:
+    """`seat` finished its turn (or its setup reveals): played by the seat itself, it ends
+    its streak of timeouts (R13); played for it after a timeout, it does not."""
+    if s.timing_out == seat:
+        s.timing_out = None
+    elif s.timeouts[seat]:
+        s.timeouts = _with(s.timeouts, seat, 0)
 
 
 def _caused(s: GameState, e: Event) -> None:
@@ -64,14 +85,37 @@ def _game_created(s: GameState, e: GameCreated) -> None:
     s.options = e.options
     s.names = (None,) * e.seats
     s.totals = (0,) * e.seats
+    s.bots = (None,) * e.seats
+    s.timeouts = (0,) * e.seats
+    s.left = (False,) * e.seats
     s.phase = WAITING
 
 
 def _player_joined(s: GameState, e: PlayerJoined) -> None:
-    names = list(s.names)
-    names[e.seat] = e.name
-    s.names = tuple(names)
+    s.names = _with(s.names, e.seat, e.name)
+    s.bots = _with(s.bots, e.seat, e.bot)
     s.last_action = (e,)
+
+
+def _player_left(s: GameState, e: PlayerLeft) -> None:
+    s.names = _with(s.names, e.seat, None)
+    s.bots = _with(s.bots, e.seat, None)
+    s.last_action = (e,)
+
+
+def _seat_left(s: GameState, e: SeatLeft) -> None:
+    s.bots = _with(s.bots, e.seat, e.bot)
+    s.left = _with(s.left, e.seat, True)
+    s.last_action = (e,)
+
+
+def _turn_timed_out(s: GameState, e: TurnTimedOut) -> None:
+    s.timeouts = _with(s.timeouts, e.seat, s.timeouts[e.seat] + 1)
+    s.timing_out = e.seat
+
+
+def _seat_abandoned(s: GameState, e: SeatAbandoned) -> None:
+    s.bots = _with(s.bots, e.seat, e.bot)
 
 
 def _round_dealt(s: GameState, e: RoundDealt) -> None:
@@ -90,17 +134,22 @@ def _round_dealt(s: GameState, e: RoundDealt) -> None:
     s.closer = None
     s.final_turns_left = 0
     s.reshuffles = 0
+    s.turn += 1
 
 
 def _card_revealed(s: GameState, e: CardRevealed) -> None:
     grid = s.grids[e.seat]
-    _set_grid(s, e.seat, Grid(grid.values, grid.up | 1 << COLUMN_CELLS[e.column][e.row], grid.gone))
+    up = grid.up | 1 << COLUMN_CELLS[e.column][e.row]
+    _set_grid(s, e.seat, Grid(grid.values, up, grid.gone))
     s.last_action = (e,)
     if s.phase == PLAYING:
         s.step = TURN_DONE
+    elif up.bit_count() == SETUP_REVEALS:
+        _turn_done(s, e.seat)
 
 
 def _play_started(s: GameState, e: PlayStarted) -> None:
+    s.turn += 1
     s.phase = PLAYING
     s.current = e.seat
     s.starter = e.seat
@@ -163,6 +212,8 @@ def _draw_pile_reshuffled(s: GameState, e: DrawPileReshuffled) -> None:
 def _turn_passed(s: GameState, e: TurnPassed) -> None:
     if s.closer is not None and e.seat != s.closer:
         s.final_turns_left -= 1
+    _turn_done(s, e.seat)
+    s.turn += 1
     s.current = e.next_seat
     s.step = CHOOSE
 
@@ -194,6 +245,8 @@ def _round_ended(s: GameState, e: RoundEnded) -> None:
         ),
     )
     s.last_closer = e.closer_seat
+    if s.current is not None:
+        _turn_done(s, s.current)
     s.phase = ROUND_ENDED
     s.current = None
     s.starter = None
@@ -224,6 +277,10 @@ APPLY: dict[type[Any], Callable[[GameState, Any], None]] = {
     FinalTurnsBegan: _final_turns_began,
     RoundEnded: _round_ended,
     GameEnded: _game_ended,
+    PlayerLeft: _player_left,
+    SeatLeft: _seat_left,
+    TurnTimedOut: _turn_timed_out,
+    SeatAbandoned: _seat_abandoned,
 }
 
 

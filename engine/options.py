@@ -13,14 +13,26 @@ DEFAULT_END_SCORE = 100
 #: The largest end score a game is created with: R12 sets no bound, the service does (create
 #: and import both hold to it; the engine replays any whole number it is given).
 MAX_END_SCORE = 100_000
+#: A turn's clock (R13), in seconds: none by default; from 5 seconds to a day.
+MIN_TURN_SECONDS = 5
+MAX_TURN_SECONDS = 86_400
+#: Consecutive timeouts after which a bot takes the seat over (R13).
+DEFAULT_MAX_TIMEOUTS = 3
+MIN_MAX_TIMEOUTS = 1
+MAX_MAX_TIMEOUTS = 20
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """`end_score` ends the game (R3); `closer_penalty` turns R11's doubling on or off."""
+    """`end_score` ends the game (R3); `closer_penalty` turns R11's doubling on or off;
+    `turn_seconds` is each turn's clock, None for none, and `max_timeouts` the timeouts in a
+    row after which a bot plays the seat (R13; the service keeps the time, the rules only
+    record that a turn ran out)."""
 
     end_score: int = DEFAULT_END_SCORE
     closer_penalty: bool = True
+    turn_seconds: int | None = None
+    max_timeouts: int = DEFAULT_MAX_TIMEOUTS
 
     def __post_init__(self) -> None:
         if isinstance(self.end_score, bool) or not isinstance(self.end_score, int):
@@ -29,6 +41,9 @@ class Options:
             raise InvalidOptions("end_score must be positive")
         if not isinstance(self.closer_penalty, bool):
             raise InvalidOptions("closer_penalty must be true or false")
+        if self.turn_seconds is not None:
+            _check_whole("turn_seconds", self.turn_seconds, MIN_TURN_SECONDS, MAX_TURN_SECONDS)
+        _check_whole("max_timeouts", self.max_timeouts, MIN_MAX_TIMEOUTS, MAX_MAX_TIMEOUTS)
 
     def to_data(self) -> dict[str, Any]:
         """A fresh dict per call (callers may keep it), as `asdict` would give it, copied from
@@ -43,6 +58,13 @@ class Options:
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Options:
         return cls(**data)
+
+
+def _check_whole(name: str, value: object, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidOptions(f"{name} must be a whole number")
+    if not low <= value <= high:
+        raise InvalidOptions(f"{name} must be between {low} and {high}")
 
 
 _OPTION_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Options))

@@ -13,8 +13,8 @@ from .options import Options
 from .state import GameState, Grid, RoundResult
 
 #: Bumped whenever the state's shape changes; a snapshot of another format is ignored.
-#: 2: the round's starter and the last action.
-SNAPSHOT_FORMAT = 2
+#: 2: the round's starter and the last action. 3: bots, timeouts, leavers, the turn number.
+SNAPSHOT_FORMAT = 3
 
 
 class StaleSnapshot(ValueError):
@@ -56,6 +56,11 @@ def state_to_data(state: GameState) -> dict[str, Any]:
             for r in state.rounds
         ],
         "winners": list(state.winners),
+        "bots": list(state.bots),
+        "timeouts": list(state.timeouts),
+        "left": list(state.left),
+        "timing_out": state.timing_out,
+        "turn": state.turn,
         "version": state.version,
     }
 
@@ -90,5 +95,10 @@ def state_from_data(data: dict[str, Any]) -> GameState:
         for rnd, closer, grids, raw, scores, dbl in data["rounds"]
     )
     state.winners = tuple(data["winners"])
+    state.bots = tuple(data["bots"])
+    state.timeouts = tuple(data["timeouts"])
+    state.left = tuple(data["left"])
+    state.timing_out = data["timing_out"]
+    state.turn = data["turn"]
     state.version = data["version"]
     return state

@@ -30,6 +30,9 @@ PLACE_TAKEN = "place_taken"  # holding the taken discard: replace (R6a)
 REVEAL_AFTER_DISCARD = "reveal_after_discard"  # turn one face-down card (R6b)
 TURN_DONE = "turn_done"  # the card is placed; column removal and passing follow
 
+#: Cards each seat turns face up before a round's first turn (R4.3).
+SETUP_REVEALS = 2
+
 DECK = "deck"
 DISCARD_PILE = "discard"
 
@@ -93,6 +96,11 @@ _SLOTS = (
     "reshuffles",
     "rounds",
     "winners",
+    "bots",
+    "timeouts",
+    "left",
+    "timing_out",
+    "turn",
     "version",
 )
 
@@ -127,6 +135,16 @@ class GameState:
     reshuffles: int  # how many times the draw pile ran out this round (R9)
     rounds: tuple[RoundResult, ...]
     winners: tuple[int, ...]
+    # Per seat (R13): the strategy of the bot that plays it (None: a person), its timeouts in
+    # a row, and whether its player left the game. `timing_out` is the seat whose timed-out
+    # turn the service is playing (its moves do not end the streak of timeouts).
+    bots: tuple[str | None, ...]
+    timeouts: tuple[int, ...]
+    left: tuple[bool, ...]
+    timing_out: int | None
+    # How many turns (and rounds' setups) have begun: a new number is a new turn, so a new
+    # clock (R13) for the service.
+    turn: int
     version: int
 
     def __init__(self) -> None:
@@ -153,6 +171,11 @@ class GameState:
         self.reshuffles = 0
         self.rounds = ()
         self.winners = ()
+        self.bots = ()
+        self.timeouts = ()
+        self.left = ()
+        self.timing_out = None
+        self.turn = 0
         self.version = 0
 
     def copy(self) -> GameState:
@@ -183,6 +206,11 @@ class GameState:
         new.reshuffles = self.reshuffles
         new.rounds = self.rounds
         new.winners = self.winners
+        new.bots = self.bots
+        new.timeouts = self.timeouts
+        new.left = self.left
+        new.timing_out = self.timing_out
+        new.turn = self.turn
         new.version = self.version
         return new
 

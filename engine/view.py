@@ -19,6 +19,7 @@ from .actions import (
     Discard,
     Draw,
     Join,
+    Leave,
     Replace,
     Reveal,
     TakeDiscard,
@@ -39,8 +40,10 @@ from .events import (
     FinalTurnsBegan,
     GameEnded,
     PlayerJoined,
+    PlayerLeft,
     RoundDealt,
     RoundEnded,
+    SeatLeft,
     event_to_data,
 )
 from .state import DECK, PLAYING, ROUND_ENDED, SETUP, GameState, Grid, RoundResult
@@ -65,7 +68,7 @@ class LastAction(NamedTuple):
     """
 
     seat: int
-    action: str  # the kind of action as `engine.actions` names it: join, reveal, draw...
+    action: str  # the kind of action as `engine.actions` names it: join, leave, reveal...
     column: int | None = None
     row: int | None = None
     value: int | None = None
@@ -79,6 +82,8 @@ class LastAction(NamedTuple):
 #: The event each kind of action starts with, and that kind.
 _ACTION_OF: dict[type[Any], str] = {
     PlayerJoined: Join.kind,
+    PlayerLeft: Leave.kind,
+    SeatLeft: Leave.kind,
     CardRevealed: Reveal.kind,
     CardDrawn: Draw.kind,
     DiscardTaken: TakeDiscard.kind,
@@ -106,6 +111,8 @@ class PlayerView:
     name: str | None
     total: int
     grid: tuple[tuple[Cell, ...], ...]  # 4 columns of 3 cells; empty before the first deal
+    bot: str | None = None  # the strategy of the bot that plays the seat; None: a person
+    timeouts: int = 0  # the seat's turns in a row that ran out (R13)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +176,9 @@ class GameView:
     winners: tuple[int, ...] | None
     last_action: LastAction | None = None  # as the viewer may see it: `value` None if hidden
     options: dict[str, Any] = field(default_factory=dict)
+    # When the turn's time runs out (R13), an ISO time: the service's to say (the rules keep
+    # no time), None from `view`.
+    turn_deadline: str | None = None
 
     def to_data(self) -> dict[str, Any]:
         """Plain JSON-able data in the API's field names."""
@@ -195,7 +205,14 @@ class GameView:
                 "value": self.held_card.value,
             },
             "players": [
-                {"seat": p.seat, "name": p.name, "total": p.total, "grid": _grid_data(p.grid)}
+                {
+                    "seat": p.seat,
+                    "name": p.name,
+                    "bot": p.bot,
+                    "total": p.total,
+                    "timeouts": p.timeouts,
+                    "grid": _grid_data(p.grid),
+                }
                 for p in self.players
             ],
             "legal_actions": [action_to_data(a) for a in self.legal_actions],
@@ -204,6 +221,7 @@ class GameView:
             "rounds": [r.data for r in self.rounds],
             "winners": None if self.winners is None else list(self.winners),
             "last_action": None if self.last_action is None else self.last_action._asdict(),
+            "turn_deadline": self.turn_deadline,
         }
 
 
@@ -258,21 +276,29 @@ _PLAYER_VIEWS_KEPT = 8192
 
 
 def _player(
-    seat: int, name: str | None, total: int, grid: Grid | None, reveal_all: bool
+    seat: int,
+    name: str | None,
+    total: int,
+    grid: Grid | None,
+    bot: str | None,
+    timeouts: int,
+    reveal_all: bool,
 ) -> PlayerView:
     """One seat's public part of a view."""
     if grid is None:
-        return _new_player(seat, name, total, ())
+        return _new_player(seat, name, total, (), bot, timeouts)
     key = (id(grid), reveal_all)
     kept = _PLAYER_VIEWS.get(key)
     if kept is not None:
         kept_grid, player = kept
-        same = player.seat == seat and player.name == name and player.total == total
+        same = (player.seat, player.name, player.total, player.bot, player.timeouts) == (
+            seat, name, total, bot, timeouts,
+        )  # fmt: skip
         if kept_grid is grid and same:
             return player
     if len(_PLAYER_VIEWS) >= _PLAYER_VIEWS_KEPT:
         _PLAYER_VIEWS.clear()
-    player = _new_player(seat, name, total, _grid_view(grid, reveal_all))
+    player = _new_player(seat, name, total, _grid_view(grid, reveal_all), bot, timeouts)
     _PLAYER_VIEWS[key] = (grid, player)
     return player
 
@@ -341,29 +367,36 @@ def _round_summaries(rounds: tuple[RoundResult, ...]) -> tuple[RoundSummary, ...
     return summaries
 
 
-#: `_players` by the identity of the state's grids, totals and names (and `reveal_all`): they
-#: are the same objects in every state until a grid, a total or a name changes.
-_PLAYERS: dict[tuple[int, int, int, bool], tuple[tuple[Any, Any, Any], tuple[PlayerView, ...]]] = {}
+#: `_players` by the identity of the state's grids, totals, names, bots and timeouts (and
+#: `reveal_all`): they are the same objects in every state until one of them changes.
+_PLAYERS: dict[tuple[Any, ...], tuple[tuple[Any, ...], tuple[PlayerView, ...]]] = {}
 _PLAYERS_KEPT = 1024
 
 
 def _players(state: GameState, reveal_all: bool) -> tuple[PlayerView, ...]:
     """Every seat's public part of the view; found by identity, since most actions change
     no grid that the previous view did not already show."""
-    grids, totals, names = state.grids, state.totals, state.names
-    key = (id(grids), id(totals), id(names), reveal_all)
+    parts = (state.grids, state.totals, state.names, state.bots, state.timeouts)
+    key = (*map(id, parts), reveal_all)
     kept = _PLAYERS.get(key)
-    if kept is not None:
-        (kept_grids, kept_totals, kept_names), players = kept
-        if kept_grids is grids and kept_totals is totals and kept_names is names:
-            return players
+    if kept is not None and all(a is b for a, b in zip(kept[0], parts, strict=True)):
+        return kept[1]
     if len(_PLAYERS) >= _PLAYERS_KEPT:
         _PLAYERS.clear()
+    grids, totals, names, bots, timeouts = parts
     players = tuple(
-        _player(s, names[s], totals[s] if totals else 0, grids[s] if grids else None, reveal_all)
+        _player(
+            s,
+            names[s],
+            totals[s] if totals else 0,
+            grids[s] if grids else None,
+            bots[s],
+            timeouts[s],
+            reveal_all,
+        )
         for s in range(state.seats)
     )
-    _PLAYERS[key] = ((grids, totals, names), players)
+    _PLAYERS[key] = (parts, players)
     return players
 
 
@@ -451,6 +484,7 @@ def view(state: GameState, seat: int | None, *, reveal_all: bool = False) -> Gam
         state.winners if state.winners else None,
         _last_action_seen(state.last_action, seat, reveal_all),
         state.options.to_data(),
+        None,  # turn_deadline: the service's
     )
 
 
@@ -533,6 +567,7 @@ def seat_view(state: GameState, seat: int) -> GameView:
         state.winners if state.winners else None,
         _UNSET,  # last_action
         _UNSET,  # options
+        None,  # turn_deadline: the service's
     )
 
 
@@ -586,7 +621,15 @@ def view_from_data(data: dict[str, Any]) -> GameView:
         deck_size=data["deck_size"],
         held_card=None if held is None else HeldCard(held["seat"], held["source"], held["value"]),
         players=tuple(
-            PlayerView(p["seat"], p["name"], p["total"], _grid(p["grid"])) for p in data["players"]
+            PlayerView(
+                p["seat"],
+                p["name"],
+                p["total"],
+                _grid(p["grid"]),
+                p.get("bot"),
+                p.get("timeouts", 0),
+            )
+            for p in data["players"]
         ),
         legal_actions=tuple(action_from_data(a) for a in data["legal_actions"]),
         rounds=tuple(
@@ -605,4 +648,5 @@ def view_from_data(data: dict[str, Any]) -> GameView:
         winners=None if data["winners"] is None else tuple(data["winners"]),
         last_action=None if data["last_action"] is None else LastAction(**data["last_action"]),
         options=data["options"],
+        turn_deadline=data.get("turn_deadline"),
     )

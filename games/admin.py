@@ -24,7 +24,7 @@ class ReadOnlyInline(admin.TabularInline):
 
 class SeatInline(ReadOnlyInline):
     model = Seat
-    fields = ("seat", "name", "joined_at")
+    fields = ("seat", "name", "bot", "joined_at")
     readonly_fields = fields
 
 
@@ -52,6 +52,8 @@ class GameAdmin(admin.ModelAdmin):
         "players_joined",
         "totals",
         "winners",
+        "turn_deadline",
+        "bots_to_move",
     )
     exclude = ("seed",)
     inlines = (SeatInline, GameEventInline)

@@ -49,6 +49,18 @@ class Forbidden(ServiceError):
     code = "forbidden"
 
 
+class SeatPlayedByBot(ServiceError):
+    """A seat's token asking to act for a seat a bot now plays (it timed out too often)."""
+
+    code = "seat_played_by_bot"
+
+    def __init__(self, seat: int, bot: str | None) -> None:
+        super().__init__(
+            f"Seat {seat} timed out too many turns in a row: the {bot} bot plays it now.",
+            bot=bot,
+        )
+
+
 class GameNotFound(ServiceError):
     """No game has this id (or it is not a UUID)."""
 

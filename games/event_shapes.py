@@ -10,8 +10,8 @@ Output shapes only document (responses are plain data from `engine.view.event_fo
   (`RoundDealtRedacted`, `DrawPileReshuffledRedacted`; a `CardDrawn` keeps its shape, its
   `value` null for other viewers);
 - an older schema version, which a history shows as it was stored and an import accepts
-  (the engine upcasts it on read): `GameCreatedSchema1`, `FinalTurnsBeganSchema1`,
-  `RoundEndedSchema1`.
+  (the engine upcasts it on read): `GameCreatedSchema1`, `PlayerJoinedSchema1`,
+  `FinalTurnsBeganSchema1`, `RoundEndedSchema1`.
 
 The table `PAYLOADS` is keyed by the engine's own table of event types (`engine.EVENT_TYPES`):
 an event type without a documented shape fails at import, and tests/api/test_event_schemas.py
@@ -29,7 +29,15 @@ from rest_framework import serializers
 
 from engine import EVENT_TYPES
 from engine.cards import CARD_COUNTS, CELLS, COLUMNS, DECK_SIZE, ROWS
-from engine.options import MAX_END_SCORE, MAX_SEATS, MIN_SEATS
+from engine.options import (
+    MAX_END_SCORE,
+    MAX_MAX_TIMEOUTS,
+    MAX_SEATS,
+    MAX_TURN_SECONDS,
+    MIN_MAX_TIMEOUTS,
+    MIN_SEATS,
+    MIN_TURN_SECONDS,
+)
 
 from .closed import ClosedShape
 from .names import MAX_NAME_LENGTH
@@ -102,6 +110,11 @@ def by_seat(help_text: str, **child: Any) -> serializers.ListField:
     )
 
 
+def strategy_name(help_text: str, **kwargs: Any) -> serializers.CharField:
+    """The name of a bot's strategy (`GET /api/v1/bots` lists them)."""
+    return serializers.CharField(min_length=1, max_length=40, help_text=help_text, **kwargs)
+
+
 def closer_seat_number() -> serializers.IntegerField:
     return seat_number(
         "The seat that ended a turn with no face-down card (R10); the views' `closer_seat`."
@@ -125,6 +138,19 @@ class EventOptionsSerializer(ClosedShape):
     )
     closer_penalty = serializers.BooleanField(
         help_text="Double the closer's positive round score unless strictly lowest (R11)."
+    )
+    turn_seconds = serializers.IntegerField(
+        min_value=MIN_TURN_SECONDS,
+        max_value=MAX_TURN_SECONDS,
+        allow_null=True,
+        required=False,
+        help_text="Each turn's clock in seconds (R13); null or absent: no clock.",
+    )
+    max_timeouts = serializers.IntegerField(
+        min_value=MIN_MAX_TIMEOUTS,
+        max_value=MAX_MAX_TIMEOUTS,
+        required=False,
+        help_text="Timeouts in a row after which a bot plays the seat (R13); absent: 3.",
     )
 
 
@@ -154,16 +180,58 @@ class GameCreatedSchema1Serializer(ClosedShape):
     )
 
 
-class PlayerJoinedSerializer(ClosedShape):
-    """A player took the next open seat; the first round is dealt once every seat is taken."""
-
-    seat = seat_number("The seat taken; seats fill in order from 0.")
-    name = serializers.CharField(
+def player_name() -> serializers.CharField:
+    return serializers.CharField(
         min_length=1,
         max_length=MAX_NAME_LENGTH,
         help_text="The player's display name, as join stores it (the rule of `JoinRequest`'s "
         "`name`; an import refuses any other with `invalid_name`).",
     )
+
+
+class PlayerJoinedSerializer(ClosedShape):
+    """A player took the next open seat (the lowest); the first round is dealt once every
+    seat is taken. Schema 2."""
+
+    seat = seat_number("The seat taken: the lowest open one.")
+    name = player_name()
+    bot = strategy_name(
+        "The strategy of the bot that plays the seat (R13); null for a person.", allow_null=True
+    )
+
+
+class PlayerJoinedSchema1Serializer(ClosedShape):
+    """`PlayerJoined` schema 1 (before bots: always a person): still imported and replayed."""
+
+    seat = seat_number("The seat taken: the lowest open one.")
+    name = player_name()
+
+
+class PlayerLeftSerializer(ClosedShape):
+    """A player gave up a seat of a game still waiting for players: it is open again (R13)."""
+
+    seat = seat_number("The seat given up.")
+
+
+class SeatLeftSerializer(ClosedShape):
+    """A player left a started game: a bot plays the seat to the end (R13)."""
+
+    seat = seat_number("The seat its player left.")
+    bot = strategy_name("The strategy of the bot that plays the seat from now on.")
+
+
+class TurnTimedOutSerializer(ClosedShape):
+    """The seat's time for its turn (or its setup reveals) ran out (R13): the events after
+    this one, to the end of that turn, are the moves the service made for it."""
+
+    seat = seat_number("The seat whose time ran out.")
+
+
+class SeatAbandonedSerializer(ClosedShape):
+    """The seat timed out `max_timeouts` turns in a row (R13): a bot plays it from now on."""
+
+    seat = seat_number("The seat handed over.")
+    bot = strategy_name("The strategy of the bot that plays the seat from now on.")
 
 
 class RoundDealtSerializer(ClosedShape):
@@ -354,7 +422,7 @@ class Payloads:
 
 _SHAPES: dict[str, Payloads] = {
     "GameCreated": Payloads(GameCreatedSerializer, older=(GameCreatedSchema1Serializer,)),
-    "PlayerJoined": Payloads(PlayerJoinedSerializer),
+    "PlayerJoined": Payloads(PlayerJoinedSerializer, older=(PlayerJoinedSchema1Serializer,)),
     "RoundDealt": Payloads(RoundDealtSerializer, redacted=RoundDealtRedactedSerializer),
     "CardRevealed": Payloads(CardRevealedSerializer),
     "PlayStarted": Payloads(PlayStartedSerializer),
@@ -372,6 +440,10 @@ _SHAPES: dict[str, Payloads] = {
     ),
     "RoundEnded": Payloads(RoundEndedSerializer, older=(RoundEndedSchema1Serializer,)),
     "GameEnded": Payloads(GameEndedSerializer),
+    "PlayerLeft": Payloads(PlayerLeftSerializer),
+    "SeatLeft": Payloads(SeatLeftSerializer),
+    "TurnTimedOut": Payloads(TurnTimedOutSerializer),
+    "SeatAbandoned": Payloads(SeatAbandonedSerializer),
 }
 
 #: Event type name -> its payload shapes, for every type of the engine's table (a KeyError at

@@ -23,9 +23,17 @@ from typing import Any
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from engine import Event, GameState, RuleError, UnknownEventType, event_from_data, event_to_data
+from engine import (
+    Event,
+    GameState,
+    Options,
+    RuleError,
+    UnknownEventType,
+    event_from_data,
+    event_to_data,
+)
 from engine.audit import InvalidLog, verify_log
-from engine.events import GameCreated, PlayerJoined
+from engine.events import GameCreated
 
 from . import log
 from .api.problems import field_errors
@@ -34,6 +42,7 @@ from .inputs import (
     CreateGameSerializer,
     JoinSerializer,
     OptionsSerializer,
+    StrategyField,
     StrictSerializer,
 )
 from .models import Game, Status
@@ -138,8 +147,8 @@ def expected_envelope(events: list[Event], state: GameState, status: str) -> dic
     """What a `game` object must say of the game these events make (as an export writes it)."""
     first = events[0]
     assert isinstance(first, GameCreated)
-    joins = sorted((e.seat, e.name) for e in events if isinstance(e, PlayerJoined))
-    players = [{"seat": seat, "name": name} for seat, name in joins]
+    seated = [(seat, name) for seat, name in enumerate(state.names) if name is not None]
+    players = [{"seat": seat, "name": name} for seat, name in seated]
     return {
         "seats": first.seats,
         "options": first.options.to_data(),
@@ -155,6 +164,8 @@ def check_envelope(document: dict[str, Any], expected: dict[str, Any]) -> None:
     what they say (`game_mismatch`, naming the fields), in the same JSON types. `id`,
     `created_at` (kept by the import) and `seeded` (the original's) are not in the events."""
     game = game_envelope(document)
+    if isinstance(game.get("options"), dict):  # an older game's: without the options of since
+        game = {**game, "options": {**Options().to_data(), **game["options"]}}
     wrong = {
         f"game.{key}": [f"The events say {json.dumps(value)}."]
         for key, value in expected.items()
@@ -268,18 +279,30 @@ class GameCreatedSchema1LimitsSerializer(StrictSerializer):
     closer_penalty = _create_field(OptionsSerializer, "closer_penalty")
 
 
-#: The serializers of create and join that hold a payload to their limits, by (type, schema).
-_LIMITS: dict[tuple[str, int], tuple[str, type[Any]]] = {
-    ("GameCreated", 2): ("invalid_options", GameCreatedLimitsSerializer),
-    ("GameCreated", 1): ("invalid_options", GameCreatedSchema1LimitsSerializer),
-    ("PlayerJoined", 1): ("invalid_name", JoinSerializer),
+class BotLimitsSerializer(StrictSerializer):
+    """The bot a `SeatLeft` or `SeatAbandoned` hands a seat to: one of the strategies."""
+
+    bot = StrategyField()
+
+
+#: The serializers of create and join that hold a payload to their limits, by (type, schema),
+#: and the fields of the payload they read.
+_LIMITS: dict[tuple[str, int], tuple[str, type[Any], tuple[str, ...] | None]] = {
+    ("GameCreated", 2): ("invalid_options", GameCreatedLimitsSerializer, None),
+    ("GameCreated", 1): ("invalid_options", GameCreatedSchema1LimitsSerializer, None),
+    ("PlayerJoined", 1): ("invalid_name", JoinSerializer, ("name",)),
+    ("PlayerJoined", 2): ("invalid_name", JoinSerializer, ("name", "bot")),
+    ("SeatLeft", 1): ("invalid_bot", BotLimitsSerializer, ("bot",)),
+    ("SeatAbandoned", 1): ("invalid_bot", BotLimitsSerializer, ("bot",)),
 }
 
 
 def check_limits(position: int, type_name: str, version: int, data: dict[str, Any]) -> None:
-    """Hold what a creator or a joiner chose (seats, options, a name) to exactly the limits
-    of create and join, with their serializers: `invalid_options` or `invalid_name`, naming
-    the field (`events.0.data.options.end_score`). The rules check the rest of the log.
+    """Hold what a creator or a joiner chose (seats, options, a name, a bot) to exactly the
+    limits of create and join, with their serializers: `invalid_options`, `invalid_name` or
+    (a bot's strategy, which must be one of `GET /api/v1/bots`: the service plays it)
+    `invalid_bot`, naming the field (`events.0.data.options.end_score`). The rules check the
+    rest of the log.
 
     A name must also be in the form join stores (NFC, no spaces around): a log holds names
     as stored, and an import stores its events as they are.
@@ -287,16 +310,24 @@ def check_limits(position: int, type_name: str, version: int, data: dict[str, An
     found = _LIMITS.get((type_name, version))
     if found is None:
         return
-    code, serializer_class = found
-    checked = data if type_name != "PlayerJoined" else {"name": data.get("name")}
+    code, serializer_class, read = found
+    checked = data if read is None else _fields(data, read)
     form = serializer_class(data=checked)
     where = f"events.{position - 1}.data."
     if not form.is_valid():
-        errors = {where + path: messages for path, messages in field_errors(form.errors).items()}
+        found_errors = field_errors(form.errors)
+        if set(found_errors) == {"bot"}:  # a join's name was fine, its strategy is none
+            code = "invalid_bot"
+        errors = {where + path: messages for path, messages in found_errors.items()}
         raise field_problem(position, code, errors)
     if type_name == "PlayerJoined" and form.validated_data["name"] != data["name"]:
         message = "A name is stored NFC-normalized, without spaces around it: not as sent."
         raise field_problem(position, code, {where + "name": [message]})
+
+
+def _fields(data: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """The payload's fields `names` that are set (a person's `bot` is null: not a bot's)."""
+    return {name: data.get(name) for name in names if data.get(name) is not None or name == "name"}
 
 
 def _wrongly_typed_field(event: Event) -> str | None:

@@ -12,8 +12,19 @@ from rest_framework import serializers
 
 from engine import POSITION_KINDS, TURN_ACTION_KINDS, TURN_ACTIONS
 from engine.cards import COLUMNS, ROWS
-from engine.options import DEFAULT_END_SCORE, MAX_END_SCORE, MAX_SEATS, MIN_SEATS
+from engine.options import (
+    DEFAULT_END_SCORE,
+    DEFAULT_MAX_TIMEOUTS,
+    MAX_END_SCORE,
+    MAX_MAX_TIMEOUTS,
+    MAX_SEATS,
+    MAX_TURN_SECONDS,
+    MIN_MAX_TIMEOUTS,
+    MIN_SEATS,
+    MIN_TURN_SECONDS,
+)
 
+from . import bots
 from .closed import ClosedShape
 from .models import Status
 from .names import MAX_NAME_LENGTH, NAME_PATTERN, is_valid_name, normalized_name
@@ -74,6 +85,22 @@ class OptionsSerializer(StrictSerializer):
         default=True,
         help_text="Double the closer's positive round score unless strictly lowest (R11).",
     )
+    turn_seconds = StrictIntegerField(
+        min_value=MIN_TURN_SECONDS,
+        max_value=MAX_TURN_SECONDS,
+        default=None,
+        allow_null=True,
+        help_text="Each turn's clock, in seconds (R13): the time a seat has for its turn (and "
+        "for its setup reveals); when it runs out the service plays the turn for the seat "
+        "(`greedy`). Null (the default): no clock.",
+    )
+    max_timeouts = StrictIntegerField(
+        min_value=MIN_MAX_TIMEOUTS,
+        max_value=MAX_MAX_TIMEOUTS,
+        default=DEFAULT_MAX_TIMEOUTS,
+        help_text="After this many timeouts in a row a bot plays the seat for the rest of the "
+        "game (R13).",
+    )
 
 
 class CreateGameSerializer(StrictSerializer):
@@ -100,16 +127,39 @@ class NameField(StrictCharField):
     """A player's name: the schema carries the rule's pattern (games.names)."""
 
 
+class StrategyField(serializers.ChoiceField):
+    """A bot's strategy, one of `GET /api/v1/bots` (the schema's enum `Strategy`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=list(bots.descriptions()), **kwargs)
+        self.error_messages["invalid_choice"] = (
+            '"{input}" is no strategy: GET /api/v1/bots lists them.'
+        )
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("invalid_choice", input=data)
+        return super().to_internal_value(data)
+
+
 class JoinSerializer(StrictSerializer):
-    """A player taking the next open seat."""
+    """A player taking the next open seat: a person (`name`), or a bot (`bot`, and a `name`
+    if you like) that the service plays (R13)."""
 
     name = NameField(
         min_length=1,
         max_length=MAX_NAME_LENGTH,
         trim_whitespace=False,  # the rule applies to the name as sent (games.names)
+        required=False,
         help_text="The player's display name: 1 to 40 characters, printable (no control, "
         "format, private-use or unassigned character, no line break), not only spaces. It is "
-        "stored normalized (NFC) without the spaces around it.",
+        "stored normalized (NFC) without the spaces around it. Required for a person; a bot "
+        "named by none is called after its strategy (`Statistician bot`).",
+    )
+    bot = StrategyField(
+        required=False,
+        help_text="Seat a bot playing this strategy (`GET /api/v1/bots`) instead of a person: "
+        "the service plays its setup reveals and turns, and the answer holds no token.",
     )
 
     def validate_name(self, value: str) -> str:
@@ -118,6 +168,14 @@ class JoinSerializer(StrictSerializer):
                 "Names hold 1 to 40 printable characters, not only spaces."
             )
         return normalized_name(value)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        bot = attrs.get("bot")
+        if "name" not in attrs:
+            if bot is None:
+                raise serializers.ValidationError({"name": ["This field is required."]})
+            attrs["name"] = bots.default_name(bot)
+        return attrs
 
 
 #: A grid position's bounds (R1: 4 columns of 3 rows), for every field that takes one.

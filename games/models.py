@@ -53,6 +53,11 @@ class Game(models.Model):
     # the lobby shows them without replaying.
     totals = models.JSONField(default=list)
     winners = models.JSONField(null=True, blank=True)
+    # The service's own moves (R13), derived from the log and its times: when the persons to
+    # act run out of time (null: no clock, or only bots to act), and whether a bot is to act.
+    # The worker's sweep finds the games it owes a move by them (games.services.sweep).
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    bots_to_move = models.BooleanField(default=False)
     # A cache of the replayed state (engine.snapshot, as JSON text), used only when
     # `snapshot_version` equals `version`; disposable, rebuilt from the log whenever it is
     # missing or stale. Text, not a JSON column: it is rewritten by every action and never
@@ -69,7 +74,10 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
-    """A joined player: its name and the hash of its bearer token (the token is never stored)."""
+    """A joined player: its name and the hash of its bearer token (the token is never stored).
+
+    A bot's seat has no token, and names its strategy (`bot`); so does a seat whose player
+    left a started game (its token is gone) or timed out too often (its token still reads)."""
 
     # No index of its own: the unique (game, seat) index serves lookups by game.
     game = models.ForeignKey(
@@ -77,7 +85,8 @@ class Seat(models.Model):
     )
     seat = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=64)
-    token_hash = models.CharField(max_length=64, unique=True)
+    token_hash = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    bot = models.CharField(max_length=40, null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

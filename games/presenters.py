@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import GameState, event_for_viewer, view
+from engine import GameState, Options, event_for_viewer, view
 
 from .log import StoredEvent
 from .models import Game, Status
@@ -21,21 +21,27 @@ def game_data(
     """The game as `seat` (None: a spectator) may see it: the API's game resource.
 
     `updated_at` is the time of the state's last event: the game's (its last append) unless
-    the state is an earlier one (a replay with `?at=`)."""
+    the state is an earlier one (a replay with `?at=`, which shows no `turn_deadline`). A seat
+    a bot plays has no legal action of its own: the service moves it (R13)."""
     data = view(state, seat, reveal_all=reveal_all).to_data()
-    updated = _iso(game.updated_at if updated_at is None else updated_at)
+    current = updated_at is None
+    if current and game.turn_deadline is not None:
+        data["turn_deadline"] = _iso(game.turn_deadline)
+    if seat is not None and state.bots and state.bots[seat] is not None:
+        data["legal_actions"] = []
     return {
         "id": str(game.id),
         "created_at": _timestamp(game),
-        "updated_at": updated,
+        "updated_at": _iso(game.updated_at if current else updated_at),
         "seeded": game.seeded,
         **data,
     }
 
 
 def game_summary(game: Game) -> dict[str, Any]:
-    """A lobby entry: from the summary columns, without replaying the log."""
-    names = [row.name for row in game.seat_rows.all()]
+    """A lobby entry: from the summary columns, without replaying the log. `players` are the
+    seated names in seat order, `bots` the strategy of each (None for a person)."""
+    seated = list(game.seat_rows.all())
     return {
         "id": str(game.id),
         "created_at": _timestamp(game),
@@ -45,8 +51,9 @@ def game_summary(game: Game) -> dict[str, Any]:
         "round": game.round,
         "seats": game.seats,
         "open_seats": game.seats - game.players_joined,
-        "options": game.options,
-        "players": names,
+        "options": Options.from_data(game.options).to_data(),  # an older game's too, whole
+        "players": [row.name for row in seated],
+        "bots": [row.bot for row in seated],
         "totals": game.totals,
         "winners": game.winners,
         "seeded": game.seeded,

@@ -63,6 +63,10 @@ class ProblemSerializer(serializers.Serializer):
         "`invalid_history`, when a field is at fault: its dotted path in the document "
         "(`events.0.data.options.end_score`, `game.seats`).",
     )
+    bot = serializers.CharField(
+        required=False,
+        help_text="With `seat_played_by_bot`: the strategy of the bot that plays the seat.",
+    )
     current_version = serializers.IntegerField(
         required=False, help_text="With `version_mismatch`: the game's current version."
     )
@@ -251,6 +255,9 @@ CREATE_EXAMPLE = OpenApiExample(
 JOIN_EXAMPLE = OpenApiExample(
     "player", summary="A player", value={"name": "Ada"}, request_only=True
 )
+BOT_JOIN_EXAMPLE = OpenApiExample(
+    "bot", summary="A bot (R13)", value={"bot": "greedy"}, request_only=True
+)
 
 
 # OpenAPI links: how one operation's answer feeds the next, for readers of the schema and for
@@ -358,6 +365,27 @@ def require_action_bodies(
         body = item.get("post", {}).get("requestBody", {})
         schema = body.get("content", {}).get("application/json", {}).get("schema")
         if schema == {"$ref": "#/components/schemas/LegalAction"}:
+            body["required"] = True
+    return result
+
+
+def join_needs_a_name_or_a_bot(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: a join names a person or a bot (R13), or both.
+
+    Each field is optional on its own (`JoinSerializer.validate` requires one), which a
+    serializer's fields cannot say; with no other field allowed, `minProperties: 1` says it
+    (an `anyOf` of the two requirements would say it too, but SDK generators then lose the
+    request's model: openapi-python-client 0.29 writes a join that does not compile). And
+    the body is required, which drf-spectacular infers only from a required field."""
+    join = result.get("components", {}).get("schemas", {}).get("JoinRequest")
+    if join is not None:
+        join["minProperties"] = 1
+    for item in result.get("paths", {}).values():
+        body = item.get("post", {}).get("requestBody", {})
+        schema = body.get("content", {}).get("application/json", {}).get("schema")
+        if schema == {"$ref": "#/components/schemas/JoinRequest"}:
             body["required"] = True
     return result
 

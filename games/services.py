@@ -20,21 +20,23 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import nullcontext, suppress
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
 import orjson
 from django.conf import settings
 from django.db import IntegrityError, OperationalError, transaction
-from django.utils import timezone
+from django.db.models import Q
 
 from engine import (
     EMPTY,
     Event,
     GameState,
     Join,
+    Leave,
     Options,
     SeededShuffler,
     TurnAction,
@@ -48,13 +50,21 @@ from engine import (
     create_game as engine_create_game,
 )
 from engine import state as engine_state
+from engine.autoplay import bot_seats_to_act, time_out
 from engine.errors import RuleError
-from engine.events import GameCreated, PlayerJoined
+from engine.events import GameCreated, PlayerLeft, SeatAbandoned, SeatLeft
 from engine.snapshot import StaleSnapshot, state_from_data, state_to_data
 
-from . import idempotency, log, store
+from . import bots, clock, idempotency, log, store, tasks
 from .auth import SeatCredential, hash_token, new_token
-from .errors import ConcurrentUpdate, Forbidden, GameNotFound, InvalidToken, VersionMismatch
+from .errors import (
+    ConcurrentUpdate,
+    Forbidden,
+    GameNotFound,
+    InvalidToken,
+    SeatPlayedByBot,
+    VersionMismatch,
+)
 from .history import (
     audit_events,
     check_envelope,
@@ -95,10 +105,14 @@ def game_uuid(game_id: object) -> uuid.UUID:
 
 
 def get_game(game_id: object) -> Game:
+    """The game, after any turn of it that ran out is timed out (`honour_deadline`)."""
     try:
-        return Game.objects.get(pk=game_uuid(game_id))
+        game = Game.objects.get(pk=game_uuid(game_id))
     except Game.DoesNotExist:
         raise GameNotFound(game_id) from None
+    if honour_deadline(game):
+        game = Game.objects.get(pk=game.pk)
+    return game
 
 
 def game_and_seat(
@@ -109,6 +123,8 @@ def game_and_seat(
     401 for a token of no seat of it (or none, when `required`)."""
     token_hash = None if credential is None else credential.token_hash
     found = store.fetch_game(game_uuid(game_id), token_hash, for_write=for_write)
+    if found is not None and honour_deadline(found[0]):
+        found = store.fetch_game(found[0].id, token_hash, for_write=True)
     if found is None:
         raise GameNotFound(game_id)
     game, seat = found
@@ -251,12 +267,20 @@ def append_events(
     after: GameState,
     *,
     seat_token: tuple[int, str] | None = None,
+    bots_continue: bool = False,
 ) -> None:
     """Append `events` after version `before.version` and move the game's summary row and
     snapshot on (with the checkpoints the events pass), all or nothing, if the game is still
     at that version and (with `seat_token`) the acting seat's token still the one presented;
-    else `VersionMoved`."""
-    now = timezone.now()
+    else `VersionMoved`.
+
+    What the new state needs of the service (R13) goes with the events, in one transaction:
+    the seats' rows that a leave or a timeout changed, and the jobs that move its bots (unless
+    `bots_continue`: the caller is the job that moves them, and goes on) or time its turn out.
+    A game without bots or clock needs neither: its append stays one statement."""
+    now = clock.now()
+    deadline = clock.deadline_after(game.turn_deadline, before, after, now)
+    bots_due = bool(bot_seats_to_act(after))
     status = STATUS_OF_PHASE[after.phase]
     summary = store.Summary(
         version=after.version,
@@ -267,21 +291,36 @@ def append_events(
         totals=list(after.totals),
         winners=list(after.winners) if after.winners else None,
         snapshot=snapshot_text(after),
+        turn_deadline=deadline,
+        bots_to_move=bots_due,
     )
     new_events = [
         store.NewEvent(event_type(e), schema_version(e), event_to_data(e)) for e in events
     ]
     checkpoints = _new_checkpoints(before, events, after)
-    if not store.append(
-        game.id,
-        before.version,
-        new_events,
-        summary,
-        now,
-        seat_token=seat_token,
-        checkpoints=checkpoints,
-    ):
+    seat_changes = [e for e in events if isinstance(e, PlayerLeft | SeatLeft | SeatAbandoned)]
+    jobs = _Jobs(
+        bots_due and not bots_continue, deadline if deadline != game.turn_deadline else None
+    )
+    with store.atomic(savepoint=False) if jobs or seat_changes else nullcontext():
+        moved = store.append(
+            game.id,
+            before.version,
+            new_events,
+            summary,
+            now,
+            seat_token=seat_token,
+            checkpoints=checkpoints,
+        )
+        if moved:
+            _change_seats(game, seat_changes)
+            if jobs:
+                tasks.schedule(
+                    game.id, after.version, bots=jobs.bots, deadline=jobs.deadline, turn=after.turn
+                )
+    if not moved:
         raise VersionMoved()
+    game.turn_deadline, game.bots_to_move = deadline, bots_due
     game.version, game.status, game.round = after.version, status, after.round
     game.current_seat, game.players_joined = summary.current_seat, summary.players_joined
     game.totals, game.winners = summary.totals, summary.winners
@@ -289,6 +328,31 @@ def append_events(
     game.snapshot, game.snapshot_version = summary.snapshot, after.version
     game_id, version = game.id, after.version
     transaction.on_commit(lambda: hub.publish(game_id, version), using=store.write_alias())
+
+
+@dataclass(frozen=True)
+class _Jobs:
+    """The jobs an append queues: its bots' moves, a timeout at a new deadline."""
+
+    bots: bool
+    deadline: datetime | None
+
+    def __bool__(self) -> bool:
+        return self.bots or self.deadline is not None
+
+
+def _change_seats(game: Game, changes: list[PlayerLeft | SeatLeft | SeatAbandoned]) -> None:
+    """The seats' rows as the events leave them (R13): a waiting game's seat given up is
+    freed; a seat left in a started game loses its token and names its bot; a seat handed to
+    a bot after its timeouts names its bot (its token still reads the game)."""
+    for event in changes:
+        rows = Seat.objects.filter(game=game, seat=event.seat)
+        if isinstance(event, PlayerLeft):
+            rows.delete()
+        elif isinstance(event, SeatLeft):
+            rows.update(token_hash=None, bot=event.bot)
+        elif isinstance(event, SeatAbandoned):
+            rows.update(bot=event.bot)
 
 
 def _is_contention(error: OperationalError) -> bool:
@@ -373,38 +437,68 @@ def create_game(*, seats: int, options: dict[str, Any] | None, seed: int | None)
 
 @dataclass(frozen=True)
 class Joined:
+    """A seat taken: a person's, with its token (shown once), or a bot's (`bot`), with none."""
+
     game: Game
     seat: int
     name: str
-    token: str
+    token: str | None
     state: GameState
+    bot: str | None = None
 
 
-def join_game(game_id: object, name: str) -> Joined:
+def join_game(game_id: object, name: str, bot: str | None = None) -> Joined:
+    """Take the next open seat for a person, or for a bot playing strategy `bot` (R13)."""
+
     def attempt(_: int) -> Joined:
         game = get_game(game_id)
         before = game_state(game)
-        events, after = act(before, None, Join(name), SeededShuffler(game.seed))
+        events, after = act(before, None, Join(name, bot), SeededShuffler(game.seed))
         seat = events[0].seat  # type: ignore[union-attr]
-        token = new_token()
+        token = None if bot is not None else new_token()
+        token_hash = None if token is None else hash_token(token)
 
         def write() -> None:  # the seat's row with its events: both or neither
             append_events(game, before, events, after)
-            Seat.objects.create(game=game, seat=seat, name=name, token_hash=hash_token(token))
+            Seat.objects.create(game=game, seat=seat, name=name, token_hash=token_hash, bot=bot)
 
         _atomic(write)
-        return Joined(game, seat, name, token, after)
+        return Joined(game, seat, name, token, after, bot)
 
     return _optimistic(attempt, game_uuid(game_id))
 
 
-def own_seat(game_id: object, seat: int, credential: SeatCredential | None) -> Game:
+def own_seat(
+    game_id: object, seat: int, credential: SeatCredential | None, *, for_write: bool = False
+) -> Game:
     """The game, if `credential` is `seat`'s token in it: 401 for a token of no seat of it,
     403 for another seat's."""
-    game, own = game_and_seat(game_id, credential, required=True)
+    game, own = game_and_seat(game_id, credential, required=True, for_write=for_write)
     if own != seat:
-        raise Forbidden("A seat token may only rotate its own seat's token.")
+        raise Forbidden("A seat token may only rotate its own token or leave its own seat.")
     return game
+
+
+@dataclass(frozen=True)
+class LeftSeat:
+    game: Game
+    state: GameState
+
+
+def leave_seat(game_id: object, seat: int, credential: SeatCredential | None) -> LeftSeat:
+    """Give `seat` up, authorised by its token (R13): in a waiting game the seat is open again,
+    in a started one a bot (`bots.REPLACEMENT`) plays it to the end; either way the token
+    stops acting at once. A finished game refuses (409 `game_finished`)."""
+
+    def attempt(_: int) -> LeftSeat:
+        game = own_seat(game_id, seat, credential, for_write=True)
+        assert credential is not None
+        before = game_state(game)
+        events, after = act(before, seat, Leave(bots.REPLACEMENT))
+        append_events(game, before, events, after, seat_token=(seat, credential.token_hash))
+        return LeftSeat(game, after)
+
+    return _optimistic(attempt, game_uuid(game_id))
 
 
 @dataclass(frozen=True)
@@ -516,7 +610,7 @@ def load(request: SeatAction, *, warm: bool) -> Loaded:
     (404 for no such game, 401 for a token of no seat of it)."""
     if warm and request.credential is not None:
         found = WARM.get(request.game_id, request.credential.token_hash)
-        if found is not None:
+        if found is not None and not clock.is_overdue(found[0].turn_deadline):
             return Loaded(*found, warm=True)
     game, seat = game_and_seat(request.game_id, request.credential, required=True, for_write=True)
     assert seat is not None
@@ -534,6 +628,8 @@ def decide_and_append(request: SeatAction, loaded: Loaded) -> ActionResult:
         return ActionResult(loaded.game, loaded.seat, version, earlier.body, replayed=True)
     _check_version(request.expected_version, loaded.game)
     game, seat, before = loaded.game, loaded.seat, loaded.state
+    if before.bots[seat] is not None:
+        raise SeatPlayedByBot(seat, before.bots[seat])
     assert request.credential is not None  # `load` found the seat of its token
     events, after = act(before, seat, request.action, SeededShuffler(game.seed))
     with nullcontext() if keyed is None else store.atomic(savepoint=False):
@@ -602,8 +698,9 @@ def import_history(document: Any, audited: tuple[list[Event], GameState] | None 
     """A new game from a history document, every event audited by the rules first.
 
     A finished history becomes a finished game; an unfinished one becomes playable, with a new
-    token for each joined seat and a new secret seed for the shuffles still to come: so it is
-    not `seeded` (no one knows its future cards), whatever the original was. The game keeps
+    token for each seat a person plays (a bot's seat has none: the service plays it) and a new
+    secret seed for the shuffles still to come: so it is not `seeded` (no one knows its future
+    cards), whatever the original was. The game keeps
     the original's `created_at`; its events are stored now (their `at` is the import's). The
     document's `game` object must agree with its events.
     """
@@ -612,7 +709,7 @@ def import_history(document: Any, audited: tuple[list[Event], GameState] | None 
     first = events[0]
     assert isinstance(first, GameCreated)
     options = first.options
-    joined = [(e.seat, e.name) for e in events if isinstance(e, PlayerJoined)]
+    seated = [(seat, name) for seat, name in enumerate(state.names) if name is not None]
     finished = state.phase == engine_state.FINISHED
 
     def write() -> Imported:
@@ -622,12 +719,104 @@ def import_history(document: Any, audited: tuple[list[Event], GameState] | None 
         if created_at is not None:  # the original game's, not the import's (auto_now_add)
             Game.objects.filter(pk=game.pk).update(created_at=created_at)
             game.created_at = created_at
-        tokens = []
-        for seat, name in joined:
-            token = new_token()
-            Seat.objects.create(game=game, seat=seat, name=name, token_hash=hash_token(token))
-            tokens.append({"seat": seat, "name": name, "token": token})
         append_events(game, EMPTY, events, state)
+        tokens = []
+        for seat, name in seated:  # after the append: the seats as the log leaves them
+            bot = state.bots[seat]
+            token = None if bot is not None else new_token()
+            token_hash = None if token is None else hash_token(token)
+            Seat.objects.create(game=game, seat=seat, name=name, token_hash=token_hash, bot=bot)
+            if token is not None:
+                tokens.append({"seat": seat, "name": name, "token": token})
         return Imported(game, state, [] if finished else tokens)
 
     return _optimistic(lambda _: _atomic(write))
+
+
+# The service's own moves (R13): bots, and turns that ran out of time
+
+#: Bot moves one `play_bots` job makes before it queues the next: a job stays short, so a
+#: worker killed mid-job costs little, and workers share a long game of bots.
+BOT_MOVES_PER_JOB = 100
+
+
+def play_bots(game_id: uuid.UUID, version: int) -> int:
+    """The bots' moves, each its own append, from `version` until a person must act (or
+    `BOT_MOVES_PER_JOB`, the last queueing the rest); nothing if the game has moved on from
+    `version`: another writer's append queued what follows it. Answers the moves made."""
+    found = store.fetch_game(game_id, None, for_write=True)
+    if found is None or found[0].version != version:
+        return 0
+    game = found[0]
+    state = game_state(game)
+    played = log.engine_events(game, 0, state.version)  # the bots' histories
+    choose = bots.chooser(str(game.id), game.seats, played)
+    for moves in range(BOT_MOVES_PER_JOB):
+        seats = bot_seats_to_act(state)
+        if not seats:
+            return moves
+        events, after = act(state, seats[0], choose(state, seats[0]), SeededShuffler(game.seed))
+        try:
+            append_events(game, state, events, after, bots_continue=moves + 1 < BOT_MOVES_PER_JOB)
+        except VersionMoved:
+            return moves
+        state = after
+        played += events
+    return BOT_MOVES_PER_JOB
+
+
+def expire_turn(game_id: uuid.UUID, turn: int | None = None) -> bool:
+    """Time out the persons still to act in turn `turn` (None: the current turn) if its
+    deadline has passed (R13): for each, `TurnTimedOut` (and `SeatAbandoned` after
+    `max_timeouts` in a row) and the moves `bots.REPLACEMENT` makes to finish the turn, in one
+    append. Nothing if the turn is over or its time is not up: so a late job, a duplicate, or
+    two workers at once, time a turn out once. Answers whether it did."""
+
+    def attempt(_: int) -> bool:
+        found = store.fetch_game(game_id, None, for_write=True)
+        if found is None or not clock.is_overdue(found[0].turn_deadline):
+            return False
+        game = found[0]
+        before = game_state(game)
+        if turn is not None and before.turn != turn:
+            return False
+        played = log.engine_events(game, 0, before.version)  # extended as the moves are made
+        chooser = bots.chooser(str(game.id), game.seats, played)
+        shuffler = SeededShuffler(game.seed)
+        events, after = time_out(before, chooser, shuffler, bots.REPLACEMENT, played)
+        if not events:
+            return False
+        append_events(game, before, events, after)
+        return True
+
+    return _optimistic(attempt, game_id)
+
+
+def honour_deadline(game: Game) -> bool:
+    """The one place a read or an action of a game honours its clock (R13): a deadline that
+    has passed (no worker ran, or none yet) is applied before the game is answered. Answers
+    whether the game moved (read it again)."""
+    if not clock.is_overdue(game.turn_deadline):
+        return False
+    with suppress(ConcurrentUpdate):  # others' writes won the race: the game moved anyway
+        expire_turn(game.id)
+    return True
+
+
+def sweep(grace: float) -> int:
+    """Queue a job for every game the service owes a move to and has not made for `grace`
+    seconds (a worker killed mid-job, a job that failed, a deadline that passed while no
+    worker ran): its bots' moves, or the timeout of its current turn. Late or duplicate jobs
+    change nothing, so a sweep may queue one twice. Answers the games found."""
+    cutoff = clock.now() - timedelta(seconds=grace)
+    owed = Game.objects.filter(status__in=(Status.SETUP, Status.PLAYING)).filter(
+        Q(bots_to_move=True, updated_at__lte=cutoff) | Q(turn_deadline__lte=cutoff)
+    )
+    found = 0
+    for game_id, version, bots_due, deadline in owed.values_list(
+        "id", "version", "bots_to_move", "turn_deadline"
+    ):
+        with store.atomic():
+            tasks.schedule(game_id, version, bots=bots_due, deadline=deadline, turn=None)
+        found += 1
+    return found

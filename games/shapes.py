@@ -19,7 +19,7 @@ from .inputs import ACTION_SHAPES
 CELL_STATES = ["face_down", "face_up", "removed"]
 CARD_SOURCES = ["deck", "discard"]
 ACTION_KINDS = list(TURN_ACTION_KINDS)
-LAST_ACTION_KINDS = ["join", *ACTION_KINDS]
+LAST_ACTION_KINDS = ["join", "leave", *ACTION_KINDS]
 HISTORY_FORMATS = ["skyjo-history"]
 HISTORY_FORMAT_VERSIONS = [(1, "1")]
 
@@ -50,10 +50,24 @@ class GridField(serializers.ListField):
         super().__init__(**kwargs)
 
 
+#: What a seat's `bot` says, in every shape that carries it.
+BOT_HELP = (
+    "The strategy of the bot that plays this seat (`GET /api/v1/bots`), the service making its "
+    "moves: a bot that joined, or the one that took over when the seat's player left or timed "
+    "out `options.max_timeouts` turns in a row (R13). Null for a person's seat (and an open one)."
+)
+
+
 class PlayerSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     name = serializers.CharField(allow_null=True, help_text="Null for an open seat.")
+    bot = serializers.CharField(allow_null=True, help_text=BOT_HELP)
     total = serializers.IntegerField(help_text="Sum of the round scores so far.")
+    timeouts = serializers.IntegerField(
+        min_value=0,
+        help_text="The seat's turns in a row that ran out of time (R13): back to 0 when its "
+        "player finishes a turn; at `options.max_timeouts` a bot takes the seat over.",
+    )
     grid = GridField()
 
 
@@ -86,7 +100,8 @@ class LastActionSerializer(serializers.Serializer):
     seat = serializers.IntegerField(help_text="The seat that acted.")
     action = serializers.ChoiceField(
         choices=LAST_ACTION_KINDS,
-        help_text="`join` (took a seat), or the turn action as `legal_actions` names it.",
+        help_text="`join` (took a seat), `leave` (gave it up: R13), or the turn action as "
+        "`legal_actions` names it.",
     )
     column = serializers.IntegerField(
         allow_null=True,
@@ -151,6 +166,12 @@ class RoundSerializer(serializers.Serializer):
 class GameOptionsSerializer(serializers.Serializer):
     end_score = serializers.IntegerField()
     closer_penalty = serializers.BooleanField()
+    turn_seconds = serializers.IntegerField(
+        allow_null=True, help_text="Each turn's clock in seconds (R13); null: no clock."
+    )
+    max_timeouts = serializers.IntegerField(
+        help_text="Timeouts in a row after which a bot plays the seat (R13)."
+    )
 
 
 GAME_STATUSES = list(PHASES)
@@ -214,6 +235,14 @@ class GameSerializer(serializers.Serializer):
         help_text="The most recent action that changed the game, as the caller may see it; "
         "null before the first join.",
     )
+    turn_deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the time of the persons to act runs out (R13): the time of the move "
+        "that began the turn (or the round's setup) plus `options.turn_seconds`. Then the "
+        "service plays the turn for them (`greedy`), logged as `TurnTimedOut` and the turn's "
+        "events. Null without a clock, when only bots are to act (they move at once), and in "
+        "a replay (`?at=`).",
+    )
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -226,7 +255,14 @@ class GameSummarySerializer(serializers.Serializer):
     seats = serializers.IntegerField()
     open_seats = serializers.IntegerField()
     options = GameOptionsSerializer()
-    players = serializers.ListField(child=serializers.CharField(), help_text="Joined names.")
+    players = serializers.ListField(
+        child=serializers.CharField(), help_text="The seated players' names, in seat order."
+    )
+    bots = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        help_text="Beside `players` (same order): the strategy of the bot that plays each, "
+        "null for a person (R13).",
+    )
     updated_at = serializers.DateTimeField(help_text="When the game's last event was stored.")
     totals = serializers.ListField(
         child=serializers.IntegerField(),
@@ -256,6 +292,20 @@ class HistoryPlayerSerializer(serializers.Serializer):
     name = serializers.CharField()
 
 
+class HistoryOptionsSerializer(GameOptionsSerializer):
+    """A history's options: those a game of before the clocks was created with have none."""
+
+    turn_seconds = serializers.IntegerField(
+        allow_null=True,
+        required=False,
+        help_text="Each turn's clock in seconds (R13); null or absent: no clock.",
+    )
+    max_timeouts = serializers.IntegerField(
+        required=False,
+        help_text="Timeouts in a row after which a bot plays the seat (R13); absent: 3.",
+    )
+
+
 class HistoryGameSerializer(serializers.Serializer):
     id = serializers.UUIDField(required=False)
     created_at = serializers.DateTimeField(
@@ -264,7 +314,7 @@ class HistoryGameSerializer(serializers.Serializer):
         "`created_at` (a past time with its UTC offset); its events are stored at the import.",
     )
     seats = serializers.IntegerField()
-    options = GameOptionsSerializer()
+    options = HistoryOptionsSerializer()
     players = HistoryPlayerSerializer(many=True)
     status = serializers.ChoiceField(choices=GAME_STATUSES, required=False)
     version = serializers.IntegerField(required=False)
@@ -311,3 +361,25 @@ class JoinedSerializer(serializers.Serializer):
         help_text="Bearer token for this seat. Shown once; the service keeps only its hash."
     )
     game = GameSerializer(help_text="The game as the new seat sees it.")
+
+
+class BotJoinedSerializer(serializers.Serializer):
+    """A bot seated (R13): the service plays it, so there is no token."""
+
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    bot = serializers.CharField(help_text="The strategy the bot plays.")
+    game = GameSerializer(help_text="The game as a spectator sees it.")
+
+
+#: A join's answer: a person's seat with its token, or a bot's without.
+JOINED = PolymorphicProxySerializer(
+    component_name="JoinAnswer",
+    serializers=[JoinedSerializer, BotJoinedSerializer],
+    resource_type_field_name=None,
+)
+
+
+class BotSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="The strategy's name: send it as a join's `bot`.")
+    description = serializers.CharField(help_text="How it plays, in one sentence.")

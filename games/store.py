@@ -296,6 +296,8 @@ class Summary:
     totals: list[int]  # by seat
     winners: list[int] | None  # None until the game is finished
     snapshot: str  # engine.snapshot as JSON text
+    turn_deadline: datetime | None = None  # when the persons to act run out of time (R13)
+    bots_to_move: bool = False  # whether a bot is to act (R13)
 
 
 def moved_columns(summary: Summary, at: datetime, db: BaseDatabaseWrapper) -> dict[str, Any]:
@@ -311,6 +313,8 @@ def moved_columns(summary: Summary, at: datetime, db: BaseDatabaseWrapper) -> di
         "updated_at": db.ops.adapt_datetimefield_value(at),
         "snapshot": summary.snapshot,
         "snapshot_version": summary.version,
+        "turn_deadline": db.ops.adapt_datetimefield_value(summary.turn_deadline),
+        "bots_to_move": summary.bots_to_move,
     }
 
 

@@ -6,6 +6,7 @@ urlpatterns = [
     path("rules", meta.RulesView.as_view(), name="rules"),
     path("problems", meta.ProblemIndexView.as_view(), name="problem-types"),
     path("problems/<str:code>", meta.ProblemTypeView.as_view(), name="problem-type"),
+    path("bots", lobby.BotListView.as_view(), name="bots"),
     path("games", lobby.GameListView.as_view(), name="games"),
     path("games/import", history.ImportView.as_view(), name="import"),
     path("games/<str:game_id>", lobby.GameDetailView.as_view(), name="game"),
@@ -18,6 +19,7 @@ urlpatterns = [
         lobby.RotateTokenView.as_view(),
         name="rotate-token",
     ),
+    path("games/<str:game_id>/players/<int:seat>/leave", lobby.LeaveView.as_view(), name="leave"),
     path("games/<str:game_id>/actions", turns.AnyActionView.as_view(), name="act"),
     *(
         path(f"games/<str:game_id>/actions/{segment}", view.as_view(), name=segment)

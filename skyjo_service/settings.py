@@ -38,6 +38,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_tasks",
+    "django_tasks_db",
     "games",
 ]
 
@@ -223,6 +225,23 @@ LIVE_READERS = env_int("LIVE_READERS", 2)
 #: only way to hear of other processes' writes; 2 on PostgreSQL, a net under the notifications).
 LIVE_POLL_SECONDS = env_float("LIVE_POLL_SECONDS", 0.0)
 
+# The service's own moves (R13): bots' moves and timed-out turns, run by workers
+# (`manage.py worker`, started by `make run`) from a queue kept in the games' database
+# (django-tasks' database backend), each job queued in the transaction of the append that
+# calls for it.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+#: Seconds a worker waits before looking at the queue again when it found nothing: bots move
+#: within about this long of their turn.
+SKYJO_WORKER_INTERVAL = env_float("SKYJO_WORKER_INTERVAL", 0.15)
+#: Seconds between a worker's sweeps for games owed a move that no job will make (a worker
+#: killed mid-job, a job that failed); a bot's move or a deadline is owed once overdue by
+#: SKYJO_SWEEP_GRACE seconds. A worker also sweeps when it starts (with no grace).
+SKYJO_SWEEP_SECONDS = env_float("SKYJO_SWEEP_SECONDS", 10.0)
+SKYJO_SWEEP_GRACE = env_float("SKYJO_SWEEP_GRACE", 30.0)
+#: For tests only: every turn's clock is multiplied by this (0.05: a 5-second clock runs out
+#: in a quarter of a second). The views' `turn_deadline` is the scaled one.
+SKYJO_CLOCK_SCALE = env_float("SKYJO_CLOCK_SCALE", 1.0)
+
 THROTTLING = env_bool("THROTTLING", True)
 #: Default rates per scope: (production, development). In development (DEBUG, `make run`) a
 #: bot-vs-bot game of thousands of requests from one machine is never throttled; production
@@ -309,6 +328,7 @@ SPECTACULAR_SETTINGS = {
         "ActionKind": "games.shapes.ACTION_KINDS",
         "LastActionKind": "games.shapes.LAST_ACTION_KINDS",
         "HistoryFormat": "games.shapes.HISTORY_FORMATS",
+        "Strategy": "games.bots.STRATEGY_NAMES",
         # Each action shape's constant `action`, e.g. TakeDiscardActionKind (games.inputs).
         **{f"{action.__name__}ActionKind": [kind] for kind, action in TURN_ACTIONS.items()},
         "HistoryFormatVersion": "games.shapes.HISTORY_FORMAT_VERSIONS",
@@ -321,6 +341,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.schema.add_links",
         "games.schema.require_action_bodies",
+        "games.schema.join_needs_a_name_or_a_bot",
         "games.schema.optional_auth_by_default",
     ],
     "TAGS": [

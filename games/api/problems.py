@@ -67,7 +67,8 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         "`malformed_document`, `unknown_format`, `unknown_format_version`, `too_many_events`, "
         "`malformed_event`, `sequence_gap`, `unknown_event_type`, `invalid_options` (seats or "
         "options outside create's limits), `invalid_name` (a name join would refuse, or not "
-        "in the form join stores it), `game_mismatch` (the `game` object says otherwise than "
+        "in the form join stores it), `invalid_bot` (a bot's strategy that `GET /api/v1/bots` "
+        "does not list), `game_mismatch` (the `game` object says otherwise than "
         "the events) and the auditor's codes. A field at fault is named in `detail` and under "
         "`errors` by its dotted path in the document (`events.0.data.options.end_score`, "
         "`game.seats`).",
@@ -87,7 +88,7 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         403,
         "Forbidden",
         "The token is a seat of this game but may not do this: a seat may rotate its own "
-        "token only.",
+        "token, and leave its own seat, only.",
         "Use the `seat` your token belongs to (your join answer's `seat`).",
     ),
     "game_not_found": ProblemType(
@@ -123,6 +124,16 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         "applied (nothing changed on its account).",
         "Read the game again and retry if the action is still one of your `legal_actions`; "
         "with an `Idempotency-Key` the retry is always safe.",
+    ),
+    "seat_played_by_bot": ProblemType(
+        409,
+        "A bot plays this seat",
+        "The seat timed out `options.max_timeouts` turns in a row, so a bot took it over for "
+        "the rest of the game (R13; the log's `SeatAbandoned` event, the view's "
+        "`players[].bot`). Its token still reads the game but no longer acts; `bot` names the "
+        "strategy playing it.",
+        "Watch the game to its end with your token (or as a spectator). Next time, act before "
+        "`turn_deadline`: each turn you play yourself sets your `timeouts` back to 0.",
     ),
     "game_not_finished": ProblemType(
         409,

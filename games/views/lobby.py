@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from engine.options import MAX_SEATS, MIN_SEATS
 
-from .. import idempotency, log, services
+from .. import bots, idempotency, log, services
 from ..api.headers import (
     idempotency_key,
     if_none_match,
@@ -41,6 +41,7 @@ from ..inputs import (
 from ..models import Game, Status
 from ..presenters import game_data, game_summary
 from ..schema import (
+    BOT_JOIN_EXAMPLE,
     CREATE_EXAMPLE,
     ETAG,
     GAME_ID,
@@ -57,9 +58,10 @@ from ..schema import (
     whole_number,
 )
 from ..shapes import (
+    JOINED,
+    BotSerializer,
     GameListSerializer,
     GameSerializer,
-    JoinedSerializer,
     SeatTokenSerializer,
 )
 from .common import (
@@ -271,28 +273,35 @@ class JoinView(PerViewerView):
     @extend_schema(
         operation_id="join_game",
         summary="Join a game",
-        description="Takes the next open seat. The answer holds the seat's bearer token, shown "
-        "this once only. Taking the last seat deals the first round.",
+        description="Takes the next open seat (the lowest). For a person (`name`) the answer "
+        "holds the seat's bearer token, shown this once only. With `bot` (a strategy of `GET "
+        "/api/v1/bots`) the seat is a bot's, which the service plays (R13): the answer holds "
+        "`bot` and no token. Taking the last seat deals the first round.",
         tags=["lobby"],
         auth=[],
         request=JoinSerializer,
-        examples=[JOIN_EXAMPLE],
+        examples=[JOIN_EXAMPLE, BOT_JOIN_EXAMPLE],
         parameters=[GAME_ID, IDEMPOTENCY_KEY, ETAG, IDEMPOTENT_REPLAYED, RETRY_AFTER],
-        responses={201: JoinedSerializer, **problems(400, 404, 409, 413, 415, 422)},
+        responses={201: JOINED, **problems(400, 404, 409, 413, 415, 422)},
     )
     def post(self, request: Request, game_id: str) -> Response:
         form = JoinSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        name = form.validated_data["name"]
-        keyed = keyed_by_address(request, "join_game", services.game_uuid(game_id), name)
-        answer = idempotency.run(keyed, lambda _: _joined(game_id, name))
+        name, bot = form.validated_data["name"], form.validated_data.get("bot")
+        what = ("join_game", services.game_uuid(game_id), name) + (() if bot is None else (bot,))
+        keyed = keyed_by_address(request, *what)
+        answer = idempotency.run(keyed, lambda _: _joined(game_id, name, bot))
         response = answer_response(answer)
         response["Cache-Control"] = "no-store"
         return with_etag(response, answer.version or 0)
 
 
-def _joined(game_id: str, name: str) -> idempotency.Answer:
-    joined = services.join_game(game_id, name)
+def _joined(game_id: str, name: str, bot: str | None) -> idempotency.Answer:
+    joined = services.join_game(game_id, name, bot)
+    if joined.token is None:  # a bot's seat: no token, and the game as anyone sees it
+        view = game_data(joined.game, joined.state, None)
+        body = {"seat": joined.seat, "name": joined.name, "bot": bot, "game": view}
+        return idempotency.Answer(201, body, joined.state.version, joined.game.id)
     body = {
         "seat": joined.seat,
         "name": joined.name,
@@ -301,6 +310,62 @@ def _joined(game_id: str, name: str) -> idempotency.Answer:
     }
     tokens = [(joined.seat, joined.token)]
     return idempotency.Answer(201, body, joined.state.version, joined.game.id, tokens)
+
+
+class LeaveView(PerViewerView):
+    """A seat's player gives the seat up (R13)."""
+
+    @extend_schema(
+        operation_id="leave_game",
+        summary="Leave a game",
+        description="Authenticated by the seat's token (a token may leave its own seat only: "
+        "403 `forbidden` for another's). While the game waits for players the seat is open "
+        "again (`PlayerLeft`); once it has started, a bot (`greedy`) plays the seat to the "
+        "end (`SeatLeft`), so the game goes on. Either way the token stops working at once "
+        "(401 from then on). A finished game cannot be left: 409 `game_finished`. Answers "
+        "the game as a spectator sees it.",
+        tags=["lobby"],
+        auth=SEAT_ONLY,
+        request=None,
+        parameters=[GAME_ID, SEAT, IDEMPOTENCY_KEY, ETAG, IDEMPOTENT_REPLAYED, RETRY_AFTER],
+        responses={200: GameSerializer, **problems(400, 401, 403, 404, 409, 413, 415, 422)},
+    )
+    def post(self, request: Request, game_id: str, seat: int) -> Response:
+        credential = seat_credential(request)
+        with authenticated_before_bad_request(request, game_id):
+            raw = request.data if request.data not in (None, "") else {}
+            EmptySerializer(data=raw).is_valid(raise_exception=True)
+            key = idempotency_key(request)
+        answer = idempotency.run(
+            _seat_key(request, key, "leave_game", game_id, seat, credential),
+            lambda _: _left(game_id, seat, credential),
+            authorize=lambda: services.own_seat(game_id, seat, credential),
+        )
+        return with_etag(answer_response(answer), answer.version or 0)
+
+
+def _left(game_id: str, seat: int, credential: SeatCredential | None) -> idempotency.Answer:
+    left = services.leave_seat(game_id, seat, credential)
+    body = game_data(left.game, left.state, None)
+    return idempotency.Answer(200, body, left.state.version, left.game.id)
+
+
+class BotListView(APIView):
+    """The strategies a bot can play."""
+
+    @extend_schema(
+        operation_id="list_bots",
+        summary="List the bots' strategies",
+        description="Every strategy a seat can be given (`POST /api/v1/games/{id}/players` "
+        'with `{"bot": name}`), with how it plays in one sentence (R13).',
+        tags=["lobby"],
+        auth=[],
+        parameters=[RETRY_AFTER],
+        responses={200: BotSerializer(many=True), **problems()},
+    )
+    def get(self, request: Request) -> Response:
+        strategies = bots.descriptions()
+        return Response([{"name": name, "description": text} for name, text in strategies.items()])
 
 
 class RotateTokenView(PerViewerView):
@@ -326,7 +391,7 @@ class RotateTokenView(PerViewerView):
             EmptySerializer(data=raw).is_valid(raise_exception=True)
             key = idempotency_key(request)
         answer = idempotency.run(
-            _rotation_key(request, key, game_id, seat, credential),
+            _seat_key(request, key, "rotate_token", game_id, seat, credential),
             lambda _: _rotated(game_id, seat, credential),
             authorize=lambda: services.own_seat(game_id, seat, credential),
         )
@@ -335,16 +400,21 @@ class RotateTokenView(PerViewerView):
         return response
 
 
-def _rotation_key(
-    request: Request, key: str | None, game_id: str, seat: int, credential: SeatCredential | None
+def _seat_key(
+    request: Request,
+    key: str | None,
+    operation: str,
+    game_id: str,
+    seat: int,
+    credential: SeatCredential | None,
 ) -> idempotency.Idempotency | None:
-    """A rotation's key belongs to the seat, like its actions'. The request includes the token
-    presented and the client's address: a replay (a lost answer's retry) presents the token
-    it retired, so it must come from the same address too."""
+    """A rotation's or a leave's key belongs to the seat, like its actions'. The request
+    includes the token presented and the client's address: a replay (a lost answer's retry)
+    presents the token it retired, so it must come from the same address too."""
     if key is None:
         return None
     presented = None if credential is None else credential.token_hash
-    what = idempotency.fingerprint("rotate_token", seat, presented, client_address(request))
+    what = idempotency.fingerprint(operation, seat, presented, client_address(request))
     return idempotency.Idempotency(idempotency.seat_scope(game_id, seat), key, what)
 
 

@@ -1,5 +1,6 @@
-"""A 4-seat game in which every event type occurs, planned on the engine and played over HTTP
-by tests of the event schemas (tests/api/test_event_schemas.py, the generated clients').
+"""A 4-seat game in which every event type of play occurs, planned on the engine and played
+over HTTP by tests of the event schemas (tests/api/test_event_schemas.py, the generated
+clients'); and a game with the seats' events (R13: leaving, timeouts, bots), `seats_plan`.
 
 Greedy players never empty a 4-seat draw pile, so round 1 is stalled (draw, put the card on a
 face-up one) until the pile runs out and is reshuffled; greedy players then finish the game.
@@ -13,12 +14,15 @@ from typing import Any
 
 from engine import (
     DRAW,
+    EVENT_TYPES,
     Action,
     Event,
     GreedyPlayer,
     Join,
+    Leave,
     Options,
     Replace,
+    Reveal,
     SeededShuffler,
     act,
     create_game,
@@ -29,12 +33,17 @@ from engine import (
     seats_to_act,
     view,
 )
+from engine.autoplay import time_out
+from engine.simulate import chooser_from_view
 from engine.view import FACE_UP, GameView
 
 SEATS = 4
-#: With this seed and end score the game has two rounds, a reshuffle and every event type
-#: (the tests check it still does).
+#: With this seed and end score the game has two rounds, a reshuffle and every event type of
+#: play (the tests check it still does).
 SEED, END_SCORE = 40, 40
+#: The events of seats changing hands (R13), which `seats_plan` makes; `game_plan` the others.
+SEAT_EVENTS = frozenset({"PlayerLeft", "SeatLeft", "TurnTimedOut", "SeatAbandoned"})
+PLAY_EVENTS = frozenset(EVENT_TYPES) - SEAT_EVENTS
 
 
 def stalling_choice(seen: GameView, greedy: GreedyPlayer) -> Action:
@@ -80,15 +89,47 @@ def game_plan(seed: int = SEED, end_score: int = END_SCORE) -> Plan:
     return Plan(actions, events, before_last)
 
 
+def seats_plan(end_score: int = 20) -> list[Event]:
+    """A finished game on the engine with every seats' event (R13): seat 0's first player
+    leaves before the start and another takes the seat, seat 3 is a bot, seat 1 lets its setup
+    time run out (once is too often: `max_timeouts` 1) and seat 2 leaves at its first turn."""
+    shuffler = SeededShuffler(SEED)
+    events = create_game(SEATS, Options(end_score, turn_seconds=30, max_timeouts=1))
+    state = replay(events)
+    for action, seat in [(Join("Ann"), None), (Leave(), 0), (Join("Player 0"), None)]:
+        new, state = act(state, seat, action, shuffler)
+        events += new
+    for seat in range(1, SEATS):
+        joiner = Join(f"Player {seat}", "greedy" if seat == 3 else None)
+        new, state = act(state, None, joiner, shuffler)
+        events += new
+    for seat, column in ((0, 0), (0, 1), (2, 0), (2, 1)):
+        new, state = act(state, seat, Reveal(column, 0), shuffler)
+        events += new
+    choose = chooser_from_view(GreedyPlayer())
+    new, state = time_out(state, choose, shuffler, "greedy")  # seat 1's reveals: a bot's now
+    events += new
+    while state.phase != "finished":
+        seat = seats_to_act(state)[0]
+        if seat == 2 and not state.left[2]:
+            new, state = act(state, 2, Leave("random"))
+            events += new
+        new, state = act(state, seat, choose(state, seat), shuffler)
+        events += new
+    return events
+
+
 def history_document(events: list[Event]) -> dict[str, Any]:
     """A history document (format `skyjo-history` 1) holding these events, for an import."""
+    first = events[0]
+    state = replay(events)
     return {
         "format": "skyjo-history",
         "format_version": 1,
         "game": {
             "seats": SEATS,
-            "options": {"end_score": END_SCORE, "closer_penalty": True},
-            "players": [{"seat": s, "name": f"Player {s}"} for s in range(SEATS)],
+            "options": first.options.to_data(),  # type: ignore[union-attr]
+            "players": [{"seat": s, "name": name} for s, name in enumerate(state.names)],
         },
         "events": [
             {

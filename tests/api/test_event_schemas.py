@@ -29,7 +29,17 @@ from engine import (
 )
 from engine.events import UPCASTERS
 
-from .every_event import END_SCORE, SEATS, SEED, Plan, game_plan
+from .every_event import (
+    END_SCORE,
+    PLAY_EVENTS,
+    SEAT_EVENTS,
+    SEATS,
+    SEED,
+    Plan,
+    game_plan,
+    history_document,
+    seats_plan,
+)
 from .support import GAMES, bearer, start_game
 from .support import act as act_over_http
 
@@ -100,10 +110,10 @@ def payload_shapes(member: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def plan() -> Plan:
-    """A 4-seat game with every event type (tests/api/every_event.py)."""
+    """A 4-seat game with every event type of play (tests/api/every_event.py)."""
     planned = game_plan()
     events = planned.events
-    assert {event_type(e) for e in events} == set(EVENT_TYPES)
+    assert {event_type(e) for e in events} == PLAY_EVENTS
     assert sum(1 for e in events if event_type(e) == "RoundEnded") == 2
     return planned
 
@@ -228,7 +238,7 @@ def test_a_four_seat_games_events_match_their_schemas(api: APIClient, plan: Plan
     for seat, action in actions[:-1]:
         act_over_http(api, game_id, tokens[seat], action)
     unfinished = check_every_viewer(api, game_id, tokens, finished=False)
-    assert set(unfinished) == set(EVENT_TYPES) - {"GameEnded"}  # a round ended already
+    assert set(unfinished) == PLAY_EVENTS - {"GameEnded"}  # a round ended already
     seat, action = actions[-1]
     act_over_http(api, game_id, tokens[seat], action)
     finished = check_every_viewer(api, game_id, tokens, finished=True)
@@ -244,6 +254,26 @@ def test_a_four_seat_games_events_match_their_schemas(api: APIClient, plan: Plan
         assert_valid(event["type"], event["data"])  # the current, full shape
     by_spectator = feed(api, game_id, None)
     assert [e["data"] for e in by_spectator] == [e["data"] for e in history]
+
+
+@pytest.mark.django_db
+def test_a_game_whose_seats_change_hands_matches_the_schemas(api: APIClient) -> None:
+    """The seats' events (R13: a seat given up before the start, a bot's seat, a timeout that
+    hands a seat to a bot, a player who leaves): imported unfinished and finished, their feed
+    and history validate."""
+    events = seats_plan()
+    assert {event_type(e) for e in events} >= SEAT_EVENTS
+    for upto, finished in ((len(events) // 2, False), (len(events), True)):
+        imported = api.post(f"{GAMES}/import", history_document(events[:upto]), format="json")
+        assert imported.status_code == 201, imported.content
+        game_id = imported.json()["id"]
+        check_feed(feed(api, game_id, None), None, finished=finished)
+    assert [e["type"] for e in feed(api, game_id, None)] == [event_type(e) for e in events]
+    document = api.get(f"{GAMES}/{game_id}/history").json()
+    assert_valid("History", document)
+    for event in document["events"]:
+        assert_valid(f"{event['type']}HistoryEvent", event)
+        assert_valid(event["type"], event["data"])
 
 
 def test_the_schema_1_fixtures_validate_as_history_items() -> None:

@@ -25,7 +25,7 @@ from tests.api.support import GAMES, assert_problem, create_game, finished_game
 
 pytestmark = pytest.mark.django_db
 
-DEFAULTS = {"end_score": 100, "closer_penalty": True}
+DEFAULTS = {"end_score": 100, "closer_penalty": True, "turn_seconds": None, "max_timeouts": 3}
 
 
 def refused_import(api: APIClient, document: Any, rule_code: str) -> dict[str, Any]:

@@ -36,6 +36,7 @@ GAME_FIELDS = {
     "seats",
     "open_seats",
     "options",
+    "turn_deadline",
     "you",
     "current_seat",
     "closer_seat",
@@ -70,7 +71,13 @@ def test_create_game_answers_the_waiting_game(api: APIClient) -> None:
     assert game["status"] == "waiting"
     assert game["version"] == 1 and game["round"] == 0
     assert game["seats"] == 3 and game["open_seats"] == 3
-    assert game["options"] == {"end_score": 100, "closer_penalty": True}
+    assert game["options"] == {
+        "end_score": 100,
+        "closer_penalty": True,
+        "turn_seconds": None,
+        "max_timeouts": 3,
+    }
+    assert game["turn_deadline"] is None
     assert game["you"] is None and game["current_seat"] is None and game["closer_seat"] is None
     assert game["held_card"] is None and game["discard_top"] is None
     assert game["legal_actions"] == [] and game["rounds"] == [] and game["winners"] is None
@@ -90,11 +97,21 @@ def test_create_game_with_options_and_seed(api: APIClient) -> None:
     )
     assert response.status_code == 201
     game = response.json()
-    assert game["options"] == {"end_score": 45, "closer_penalty": False}
+    assert game["options"] == {
+        "end_score": 45,
+        "closer_penalty": False,
+        "turn_seconds": None,
+        "max_timeouts": 3,
+    }
     assert "seed" not in game  # the seed would reveal every card
     assert Game.objects.get(pk=game["id"]).seed == 0
     partial = post_game(api, {"seats": 2, "options": {"end_score": 7}}).json()
-    assert partial["options"] == {"end_score": 7, "closer_penalty": True}
+    assert partial["options"] == {
+        "end_score": 7,
+        "closer_penalty": True,
+        "turn_seconds": None,
+        "max_timeouts": 3,
+    }
 
 
 def test_games_without_a_seed_get_different_secret_seeds(api: APIClient) -> None:
@@ -185,8 +202,14 @@ def test_list_games_summaries(api: APIClient) -> None:
         "round": 0,
         "seats": 3,
         "open_seats": 1,
-        "options": {"end_score": 50, "closer_penalty": True},
+        "options": {
+            "end_score": 50,
+            "closer_penalty": True,
+            "turn_seconds": None,
+            "max_timeouts": 3,
+        },
         "players": ["Ada", "Grace"],
+        "bots": [None, None],
         "totals": [0, 0, 0],
         "winners": None,
         "seeded": True,  # create_game sends a seed

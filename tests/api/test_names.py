@@ -20,9 +20,22 @@ from games.inputs import (
 from games.names import MAX_NAME_LENGTH, NAME_PATTERN, REFUSED_CATEGORIES
 
 ROOT = Path(__file__).resolve().parents[2]
-JOIN_REQUEST = yaml.safe_load((ROOT / "openapi.yaml").read_text())["components"]["schemas"][
-    "JoinRequest"
-]
+COMPONENTS = yaml.safe_load((ROOT / "openapi.yaml").read_text())["components"]["schemas"]
+
+
+def inlined(node: Any) -> Any:
+    """The schema with each `$ref` to a component replaced by the component (the join's
+    `bot`, a `Strategy`)."""
+    if isinstance(node, dict):
+        if "$ref" in node:
+            return inlined(COMPONENTS[node["$ref"].rsplit("/", 1)[1]])
+        return {key: inlined(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [inlined(item) for item in node]
+    return node
+
+
+JOIN_REQUEST = inlined(COMPONENTS["JoinRequest"])
 SCHEMA = jsonschema_rs.validator_for(JOIN_REQUEST)
 
 
@@ -74,7 +87,15 @@ def test_server_schema_and_rule_agree_on_every_string(name: str) -> None:
 
 @pytest.mark.parametrize(
     ("body", "valid"),
-    [({"name": "Ada"}, True), ({"name": "Ada", "seat": 1}, False), ({}, False)],
+    [
+        ({"name": "Ada"}, True),
+        ({"name": "Ada", "seat": 1}, False),
+        ({}, False),
+        ({"bot": "greedy"}, True),
+        ({"bot": "greedy", "name": "Ada"}, True),
+        ({"bot": "deep-blue"}, False),
+        ({"bot": None}, False),
+    ],
 )
 def test_the_schema_is_the_whole_request(body: dict[str, Any], valid: bool) -> None:
     assert SCHEMA.is_valid(body) == valid == JoinSerializer(data=body).is_valid()

@@ -13,6 +13,7 @@ import json
 import re
 import shutil
 import subprocess
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -142,3 +143,18 @@ def test_the_readme_stream_commands_run_as_written(live_server: Any, streamed_ga
     assert "id: 12\n" not in resumed and "id: 13\n" in resumed
     feed = json.loads(done.stdout[done.stdout.rindex('{"events"') :])
     assert feed["events"][0]["sequence"] == 13
+
+
+def test_the_readme_bots_block_runs_as_written(live_server: Any) -> None:
+    """The bots and clock example, after the walkthrough's helpers (`call`, `field`): a game
+    of a person and two bots, its first deadline a minute after the deal."""
+    walkthrough = readme_block("## A game with curl")
+    helpers = walkthrough[: walkthrough.index("# Create a 2-seat game")]
+    helpers = helpers.replace(DEFAULT_API, f"API={live_server.url}/api/v1")
+    script = helpers + readme_block("## Bots, clocks and leaving")
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    deadline = datetime.fromisoformat(done.stdout.strip().replace("Z", "+00:00"))
+    assert timedelta(seconds=55) < deadline - datetime.now(UTC) <= timedelta(seconds=60)

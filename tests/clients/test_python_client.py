@@ -352,14 +352,14 @@ def test_events_and_histories_parse_into_typed_models(
 
     for viewer, client in ((None, lobby), (1, seats[1])):
         seen = _check_typed_feed(models, _feed(client, imported.id), viewer, finished=False)
-        assert seen == set(EVENT_TYPES) - {"GameEnded"}
+        assert seen == every_event.PLAY_EVENTS - {"GameEnded"}
     last_seat, last_action = plan.actions[-1]
     data = action_to_data(last_action)
     choice = getattr(models, action_component_name(data["action"])).from_dict(data)
     assert _act(seats[last_seat], imported.id, choice, verbatim=True).status_code == 200
     for viewer, client in ((None, lobby), (2, seats[2])):
         seen = _check_typed_feed(models, _feed(client, imported.id), viewer, finished=True)
-        assert seen == set(EVENT_TYPES)
+        assert seen == every_event.PLAY_EVENTS
 
     history = get_history.sync(imported.id, client=lobby)
     assert isinstance(history, models.History)

@@ -31,10 +31,14 @@ from engine.events import (
     GameCreated,
     GameEnded,
     PlayerJoined,
+    PlayerLeft,
     PlayStarted,
     RoundDealt,
     RoundEnded,
+    SeatAbandoned,
+    SeatLeft,
     TurnPassed,
+    TurnTimedOut,
     upcast,
 )
 from engine.options import Options
@@ -65,6 +69,11 @@ ONE_OF_EACH: list[Event] = [
         totals=(80, 12),
     ),
     GameEnded((101, 40, 40), (1, 2)),
+    PlayerLeft(1),
+    SeatLeft(3, "greedy"),
+    TurnTimedOut(0),
+    SeatAbandoned(0, "random"),
+    PlayerJoined(5, "Statistician bot", "statistician"),
 ]
 
 
@@ -77,7 +86,7 @@ def through_json(event: Event) -> Event:
 
 
 def test_one_of_each_covers_every_event_type() -> None:
-    assert sorted(event_type(event) for event in ONE_OF_EACH) == sorted(EVENT_TYPES)
+    assert {event_type(event) for event in ONE_OF_EACH} == set(EVENT_TYPES)
 
 
 @pytest.mark.parametrize("event", ONE_OF_EACH, ids=event_type)
@@ -101,8 +110,24 @@ def test_game_created_schema_1_is_upcast_to_nested_options() -> None:
     assert event == GameCreated(3, Options(end_score=60, closer_penalty=False))
     assert event_to_data(event) == {
         "seats": 3,
-        "options": {"end_score": 60, "closer_penalty": False},
+        "options": {
+            "end_score": 60,
+            "closer_penalty": False,
+            "turn_seconds": None,
+            "max_timeouts": 3,
+        },
     }
+
+
+def test_player_joined_schema_1_is_a_person() -> None:
+    """Schema 2 added `bot`: every seat of a schema 1 log was a person's."""
+    assert upcast("PlayerJoined", 1, {"seat": 1, "name": "Ada"}) == {
+        "seat": 1,
+        "name": "Ada",
+        "bot": None,
+    }
+    assert event_from_data("PlayerJoined", {"seat": 1, "name": "Ada"}, 1) == PlayerJoined(1, "Ada")
+    assert event_to_data(PlayerJoined(1, "Ada")) == {"seat": 1, "name": "Ada", "bot": None}
 
 
 def test_closer_schema_1_is_upcast_to_closer_seat() -> None:
@@ -178,7 +203,7 @@ def test_upcasters_bring_an_old_payload_to_the_current_version(
     assert event_from_data("TurnPassed", current, version=3) == TurnPassed(2, 3)
     assert schema_version(TurnPassed(2, 3)) == 3
     # Other types are untouched.
-    assert event_from_data("PlayerJoined", {"seat": 1, "name": "A"}, 1) == PlayerJoined(1, "A")
+    assert event_from_data("PlayerJoined", {"seat": 1, "name": "A"}, 2) == PlayerJoined(1, "A")
 
 
 def test_missing_upcaster_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -199,6 +224,7 @@ def test_events_are_immutable() -> None:
         ("GameCreated", {"seats": 2, "end_score": 100, "options": {"end_score": 50}}),
         ("RoundEnded", {"round": 1, "closer": 0, "closer_seat": 1}),
         ("FinalTurnsBegan", {"closer": 0, "closer_seat": 1}),
+        ("PlayerJoined", {"seat": 0, "name": "A", "bot": "greedy"}),
     ],
 )
 def test_an_old_payload_with_the_new_fields_too_is_refused(

@@ -775,7 +775,12 @@ def test_r12_options_recorded_in_first_event_and_fixed() -> None:
     assert table.events[0] == GameCreated(2, Options(end_score=42, closer_penalty=False))
     assert table.state.options == options
     assert replay(table.events).options == options
-    assert view(table.state, 0).options == {"end_score": 42, "closer_penalty": False}
+    assert view(table.state, 0).options == {
+        "end_score": 42,
+        "closer_penalty": False,
+        "turn_seconds": None,
+        "max_timeouts": 3,
+    }
     assert create_game(3) == [GameCreated(3, Options())]
 
 

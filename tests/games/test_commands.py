@@ -15,6 +15,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from games.models import AppendOnlyError, Game, GameEvent
+from tests.api.every_event import history_document, seats_plan
 from tests.api.history_support import stored_rows
 from tests.api.support import finished_game, setup_reveals, start_game
 
@@ -143,3 +144,16 @@ def test_replay_of_no_game(api: APIClient) -> None:
     for game_id in ("not-a-uuid", "0" * 32):
         _, error = run_failing("replay", game_id)
         assert "no game" in str(error)
+
+
+def test_replay_and_verify_a_game_whose_seats_changed_hands(api: APIClient) -> None:
+    """The seats' events (R13) read in the replay, and such a game verifies."""
+    document = history_document(seats_plan())
+    game_id = api.post("/api/v1/games/import", document, format="json").json()["id"]
+    out = run("replay", game_id)
+    assert "Ann (0) gives the seat up" in out
+    assert "Player 3 joins at seat 3 (a greedy bot)" in out
+    assert "Player 1 (1)'s time runs out: the service plays the turn" in out
+    assert "Player 1 (1) timed out too often: the greedy bot plays on" in out
+    assert "Player 2 (2) leaves the game: the random bot plays on" in out
+    assert run("verify_games", game_id).strip() == "1 games checked, 0 do not replay."

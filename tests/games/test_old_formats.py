@@ -21,6 +21,8 @@ from games import services
 from games.models import Game, GameEvent
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "history_gamecreated_schema1.json"
+#: The fixture's options, at the top level of its schema-1 `GameCreated`.
+OLD_OPTIONS = {"end_score": 60, "closer_penalty": True}
 
 
 @pytest.fixture
@@ -55,7 +57,7 @@ def test_the_old_history_imports_as_a_finished_game(
     game = response.json()
     assert game["status"] == "finished"
     assert game["winners"] == old_history["game"]["winners"]
-    assert game["options"] == {"end_score": 60, "closer_penalty": True}
+    assert game["options"] == {**OLD_OPTIONS, "turn_seconds": None, "max_timeouts": 3}
 
 
 @pytest.mark.django_db
@@ -85,7 +87,11 @@ def test_an_old_log_stored_as_is_replays_and_verifies(
     view = api.get(f"/api/v1/games/{game.id}").json()
     assert view["winners"] == old_history["game"]["winners"]
     feed = api.get(f"/api/v1/games/{game.id}/events?limit=1").json()
-    assert feed["events"][0]["data"]["options"] == {"end_score": 60, "closer_penalty": True}
+    assert feed["events"][0]["data"]["options"] == {
+        **OLD_OPTIONS,
+        "turn_seconds": None,
+        "max_timeouts": 3,
+    }
     call_command("verify_games", str(game.id))  # raises CommandError if it did not replay
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
-from urllib.parse import quote
 
 import httpx
 import pytest
@@ -18,19 +17,7 @@ from django.db import connection
 
 from loadtest.server import RunningServer, run_manage, running_server, server_environment
 
-
-def database_url(settings_dict: dict[str, Any]) -> str:
-    """A DATABASE_URL (dj-database-url) for the database Django is connected to."""
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{settings_dict['NAME']}"
-    if connection.vendor != "postgresql":
-        pytest.skip(f"no server test for {connection.vendor}")
-    user = quote(settings_dict.get("USER") or "")
-    password = settings_dict.get("PASSWORD") or ""
-    credentials = f"{user}:{quote(password)}" if password else user
-    host = settings_dict.get("HOST") or "127.0.0.1"
-    port = settings_dict.get("PORT") or 5432
-    return f"postgres://{credentials}@{host}:{port}/{settings_dict['NAME']}"
+from .support import database_url
 
 
 @pytest.fixture(scope="package")

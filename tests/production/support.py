@@ -7,14 +7,30 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 import httpx
-from django.db import connections
+import pytest
+from django.db import connection, connections
 from rest_framework.test import APIClient
 
 from engine import replay
 from games import log, services
 from games.models import Game, GameEvent
+
+
+def database_url(settings_dict: dict[str, Any]) -> str:
+    """A DATABASE_URL (dj-database-url) for the database Django is connected to."""
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{settings_dict['NAME']}"
+    if connection.vendor != "postgresql":
+        pytest.skip(f"no server test for {connection.vendor}")
+    user = quote(settings_dict.get("USER") or "")
+    password = settings_dict.get("PASSWORD") or ""
+    credentials = f"{user}:{quote(password)}" if password else user
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or 5432
+    return f"postgres://{credentials}@{host}:{port}/{settings_dict['NAME']}"
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ import type { components, paths } from "./generated/schema.js";
 export type Schemas = components["schemas"];
 export type Game = Schemas["Game"];
 export type Joined = Schemas["Joined"];
+export type BotJoined = Schemas["BotJoined"];
 export type LegalAction = Schemas["LegalAction"];
 export type ActionKind = LegalAction["action"];
 export type Problem = Schemas["Problem"];
@@ -39,6 +40,9 @@ export type Query<P extends keyof paths, M extends Method> =
 
 export type CreateGameRequest = RequestBody<"/api/v1/games", "post">;
 export type JoinRequest = RequestBody<"/api/v1/games/{game_id}/players", "post">;
+/** A person's join names the player; a bot's names its strategy (and a name, if you like). */
+export type PersonJoinRequest = Required<Pick<JoinRequest, "name">>;
+export type BotJoinRequest = Required<Pick<JoinRequest, "bot">> & Pick<JoinRequest, "name">;
 export type GameList = Answer<"/api/v1/games", "get">;
 export type ListGamesQuery = Query<"/api/v1/games", "get">;
 
@@ -106,10 +110,13 @@ export class SkyjoClient {
     return this.send("POST", "/api/v1/games", body);
   }
 
-  joinGame(
-    gameId: string,
-    body: JoinRequest,
-  ): Promise<Answer<"/api/v1/games/{game_id}/players", "post">> {
+  /** Take the next open seat for a person: the answer holds the seat's token, shown once. */
+  joinGame(gameId: string, body: PersonJoinRequest): Promise<Joined> {
+    return this.send("POST", gamePath("/api/v1/games/{game_id}/players", gameId), body);
+  }
+
+  /** Seat a bot playing a strategy of `GET /api/v1/bots`: the service plays it, no token. */
+  seatBot(gameId: string, body: BotJoinRequest): Promise<BotJoined> {
     return this.send("POST", gamePath("/api/v1/games/{game_id}/players", gameId), body);
   }
 

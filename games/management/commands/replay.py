@@ -27,6 +27,15 @@ def grid_lines(cells: tuple[int | None, ...]) -> list[str]:
     ]
 
 
+#: How the seats' events (R13) read, by type: `{who}` the seat, `{bot}` the bot taking it.
+_SEATS_EVENTS: dict[type, str] = {
+    ev.PlayerLeft: "{who} gives the seat up",
+    ev.SeatLeft: "  {who} leaves the game: the {bot} bot plays on",
+    ev.TurnTimedOut: "  {who}'s time runs out: the service plays the turn",
+    ev.SeatAbandoned: "  {who} timed out too often: the {bot} bot plays on",
+}
+
+
 class Command(BaseCommand):
     help = "Print a stored game round by round: grids, actions, scores."
 
@@ -59,7 +68,11 @@ class Command(BaseCommand):
                 f"closer penalty {'on' if event.options.closer_penalty else 'off'}"
             )
         if isinstance(event, ev.PlayerJoined):
-            return f"{event.name} joins at seat {event.seat}"
+            bot = "" if event.bot is None else f" (a {event.bot} bot)"
+            return f"{event.name} joins at seat {event.seat}{bot}"
+        seats = _SEATS_EVENTS.get(type(event))
+        if seats is not None:
+            return seats.format(who=self.name(state, event.seat), bot=getattr(event, "bot", ""))  # type: ignore[union-attr]
         if isinstance(event, ev.RoundDealt):
             first_discard = event.deck[state.seats * COLUMNS * ROWS]
             return f"\n== Round {event.round} dealt; the discard pile starts with {first_discard}"

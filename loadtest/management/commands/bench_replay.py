@@ -117,7 +117,8 @@ def build_game(min_events: int, *, seed: int, players: str = "greedy") -> BenchG
     built through `games.services` without HTTP: created and joined as usual, then played by
     engine players (`PLAYERS[players]`) and appended in one write."""
     game = services.create_game(seats=SEATS, options={"end_score": END_SCORE}, seed=seed)
-    tokens = [services.join_game(game.id, f"Bench {seat}").token for seat in range(SEATS)]
+    joined = [services.join_game(game.id, f"Bench {seat}") for seat in range(SEATS)]
+    tokens = [seat.token for seat in joined if seat.token is not None]  # persons: all have one
     game = Game.objects.get(pk=game.pk)  # as joined
     before = state = services.game_state(game)
     shuffler = SeededShuffler(game.seed)

@@ -1,0 +1,59 @@
+"""`manage.py run`: the development server and a worker, together (`make run`).
+
+The worker (`manage.py worker`) runs in a process of its own, started here and stopped when
+the server stops: one command, one Ctrl-C. The server's autoreloader restarts only the
+server; the worker reloads itself on code changes (DEBUG).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from contextlib import suppress
+from typing import Any
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandParser
+from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
+
+#: Seconds the worker is given to finish its job when the server stops.
+WORKER_STOP_SECONDS = 10
+
+
+class Command(BaseCommand):
+    help = "Serve on ADDRPORT (runserver) with a worker beside it; Ctrl-C stops both."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("addrport", nargs="?", default="127.0.0.1:8000")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if os.environ.get(DJANGO_AUTORELOAD_ENV) == "true":  # the reloader's server process
+            call_command("runserver", options["addrport"])
+            return
+        worker = subprocess.Popen(  # a group of its own: its reloader's child stops with it
+            [sys.executable, str(settings.BASE_DIR / "manage.py"), "worker"],
+            cwd=settings.BASE_DIR,
+            start_new_session=True,
+        )
+        try:
+            call_command("runserver", options["addrport"])
+        finally:
+            _stop(worker)
+
+
+def _stop(worker: subprocess.Popen[bytes]) -> None:
+    """Ask the worker's processes to stop after their job, then insist."""
+    _signal_group(worker, signal.SIGTERM)
+    try:
+        worker.wait(WORKER_STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        _signal_group(worker, signal.SIGKILL)
+        worker.wait()
+
+
+def _signal_group(worker: subprocess.Popen[bytes], signum: int) -> None:
+    with suppress(ProcessLookupError):  # gone already
+        os.killpg(worker.pid, signum)

@@ -1,0 +1,92 @@
+"""`manage.py worker`: runs the service's own moves (R13), bots' and timed-out turns.
+
+django-tasks-db's worker (`db_worker`), with the service's defaults (the queue looked at every
+`SKYJO_WORKER_INTERVAL` seconds, so a bot moves within about that of its turn) and a sweep:
+when it starts and every `SKYJO_SWEEP_SECONDS`, it queues a job for every game owed a move
+that no job will make (a worker killed mid-job, a failed job, a deadline that passed while no
+worker ran). Run as many as you like, on any hosts that reach the database: they share the
+queue, each job claimed by one (`SKIP LOCKED` on PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import CommandParser
+from django.db import close_old_connections
+from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
+from django_tasks_db.management.commands.db_worker import Command as DatabaseWorkerCommand
+from django_tasks_db.management.commands.db_worker import Worker
+
+from games import services
+
+logger = logging.getLogger("games.worker")
+
+
+class SweepingWorker(Worker):
+    """The database worker, with the sweep beside it in a thread of its own."""
+
+    def run(self) -> None:
+        if self.batch:  # the jobs due now, then exit: what is owed is queued first
+            services.sweep(0.0)
+        else:
+            threading.Thread(target=_sweep_forever, name="skyjo-sweep", daemon=True).start()
+        super().run()
+
+
+def _sweep_forever() -> None:
+    """Sweep with no grace at once (what came due while no worker ran), then periodically."""
+    grace = 0.0
+    while True:
+        try:
+            found = services.sweep(grace)
+            if found:
+                logger.info("sweep: queued jobs for %d games", found)
+        except Exception:  # a database down now may be up at the next sweep
+            logger.warning("sweep failed", exc_info=True)
+        finally:
+            close_old_connections()
+        grace = settings.SKYJO_SWEEP_GRACE
+        time.sleep(settings.SKYJO_SWEEP_SECONDS)
+
+
+class Command(DatabaseWorkerCommand):
+    help = "Run the bots' moves and the turns' timeouts (a django-tasks database worker)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        super().add_arguments(parser)
+        parser.set_defaults(interval=settings.SKYJO_WORKER_INTERVAL, queue_name="default")
+
+    def configure_logging(self, verbosity: int) -> None:
+        """Failures at the default verbosity; each job at 2; more at 3."""
+        super().configure_logging(max(0, verbosity - 1))
+        level = {0: logging.CRITICAL, 1: logging.WARNING, 2: logging.INFO}.get(verbosity)
+        for name in ("django_tasks", "django_tasks_db", "games.worker"):
+            logging.getLogger(name).setLevel(level or logging.DEBUG)
+        if not logger.hasHandlers():
+            logger.addHandler(logging.StreamHandler(self.stdout))
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        self.configure_logging(options["verbosity"])
+        worker = SweepingWorker(
+            queue_names=options["queue_name"].split(","),
+            interval=options["interval"],
+            batch=options["batch"],
+            backend_name=options["backend_name"],
+            startup_delay=options["startup_delay"],
+            max_tasks=options["max_tasks"],
+            worker_id=options["worker_id"],
+            excluded_queue_names=[],
+        )
+        if options["reload"] and not options["batch"]:
+            if os.environ.get(DJANGO_AUTORELOAD_ENV) == "true":
+                worker.configure_signals()  # the reloader's child only
+            run_with_reloader(worker.run)
+        else:
+            worker.configure_signals()
+            worker.run()

@@ -1,0 +1,97 @@
+"""Figures of the service's own moves (R13) with a real worker, on the configured database
+(use a scratch one: it creates games there):
+
+    DATABASE_URL=sqlite:////tmp/bots.sqlite3 .venv/bin/python manage.py migrate
+    DATABASE_URL=sqlite:////tmp/bots.sqlite3 .venv/bin/python -m loadtest.bench_bots
+
+- games of greedy bots alone at 2 and 4 seats, played by one worker: events stored a second;
+- a person (greedy, through the service's use cases) with seven statistician bots: the time
+  from the person's move to the first bot's move, which includes the worker's poll.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "skyjo_service.settings")
+django.setup()
+
+from engine import GreedyPlayer, action_from_data, action_to_data, view  # noqa: E402
+from games import services  # noqa: E402
+from games.auth import SeatCredential  # noqa: E402
+from games.models import Game  # noqa: E402
+from loadtest.server import ROOT, stop  # noqa: E402
+
+#: Seconds given to the worker to start before the clock runs.
+WORKER_START = 8
+
+
+def worker() -> subprocess.Popen[bytes]:
+    env = {**os.environ, "DEBUG": "false", "SECRET_KEY": "x" * 50, "LOG_LEVEL": "ERROR"}
+    command = [sys.executable, str(ROOT / "manage.py"), "worker", "--no-startup-delay"]
+    process = subprocess.Popen(command, env=env, cwd=ROOT, start_new_session=True)
+    time.sleep(WORKER_START)
+    return process
+
+
+def bots_alone(seats: int, games: int = 3) -> str:
+    ids = [services.create_game(seats=seats, options=None, seed=100 + g).id for g in range(games)]
+    process = worker()
+    start = time.monotonic()
+    for game_id in ids:
+        for seat in range(seats):
+            services.join_game(game_id, f"Bot {seat}", "greedy")
+    while Game.objects.filter(pk__in=ids).exclude(status="finished").exists():
+        time.sleep(0.01)
+    spent = time.monotonic() - start
+    stop(process)
+    events = sum(Game.objects.filter(pk__in=ids).values_list("version", flat=True))
+    return f"{seats} seats, {games} games of greedy bots: {events} events in {spent:.1f} s"
+
+
+def first_bot_delays(game_id: uuid.UUID, token: str, turns: int) -> list[float]:
+    """The person plays `turns` moves; after each that hands the turn on, the seconds until
+    the next bot's move is stored."""
+    credential, player, delays = SeatCredential(token), GreedyPlayer(), []
+    for _ in range(turns):
+        seen = view(services.game_state(services.get_game(game_id)), 0)
+        while not seen.legal_actions:
+            time.sleep(0.01)
+            seen = view(services.game_state(services.get_game(game_id)), 0)
+        start = time.monotonic()
+        choice = action_from_data(action_to_data(player.choose(seen)))  # a turn action
+        moved = services.perform_action(game_id, credential, choice)
+        state = services.game_state(moved.game)
+        if state.phase == "playing" and state.current != 0:
+            while Game.objects.get(pk=game_id).version == moved.version:
+                time.sleep(0.005)
+            delays.append(time.monotonic() - start)
+    return delays
+
+
+def person_and_bots(bots: int = 7, turns: int = 30) -> str:
+    game = services.create_game(seats=bots + 1, options=None, seed=7)
+    token = services.join_game(game.id, "Ada").token
+    assert token is not None
+    process = worker()
+    for seat in range(bots):
+        services.join_game(game.id, f"Bot {seat}", "statistician")
+    delays = first_bot_delays(game.id, token, turns)
+    stop(process)
+    return (
+        f"a person and {bots} statistician bots: the first bot's move "
+        f"{statistics.median(delays) * 1000:.0f} ms after the person's (median; max "
+        f"{max(delays) * 1000:.0f} ms, {len(delays)} turns)"
+    )
+
+
+if __name__ == "__main__":
+    for line in (bots_alone(2), bots_alone(4), person_and_bots()):
+        print(line)
