@@ -91,23 +91,16 @@ def seen_events(game: Game, seat: int | None, upto: int) -> list[Seen]:
     ]
 
 
-def _lobby_lists() -> dict[str, list[dict[str, Any]]]:
-    def listed(*statuses: str) -> list[dict[str, Any]]:
-        games = [
-            game
-            for status in statuses
-            for game in services.listed_games({"status": status, "ordering": "-updated_at"})[
-                :LOBBY_GAMES
-            ]
-        ]
-        games.sort(key=lambda game: game.updated_at, reverse=True)
-        return [_entry(game_summary(game)) for game in games[:LOBBY_GAMES]]
-
-    return {
-        "waiting": listed(Status.WAITING),
-        "playing": listed(Status.SETUP, Status.PLAYING),
-        "finished": listed(Status.FINISHED),
-    }
+def _listed(*statuses: str) -> list[dict[str, Any]]:
+    """The lobby's entries of games in `statuses`, the most recently active first."""
+    query = {"ordering": "-updated_at"}
+    games = [
+        game
+        for status in statuses
+        for game in services.listed_games({**query, "status": status})[:LOBBY_GAMES]
+    ]
+    games.sort(key=lambda game: game.updated_at, reverse=True)
+    return [_entry(game_summary(game)) for game in games[:LOBBY_GAMES]]
 
 
 def _entry(summary: dict[str, Any]) -> dict[str, Any]:
@@ -128,7 +121,11 @@ def _entry(summary: dict[str, Any]) -> dict[str, Any]:
 def _render_lobby(
     request: HttpRequest, form: CreateGameForm | None = None, status: int = 200
 ) -> HttpResponse:
-    lists = _lobby_lists()
+    lists = {
+        "waiting": _listed(Status.WAITING),
+        "playing": _listed(Status.SETUP, Status.PLAYING),
+        "finished": _listed(Status.FINISHED),
+    }
     held = held_games(request)
     for game in lists["waiting"]:
         game["held"] = game["id"] in held
@@ -177,6 +174,8 @@ def _join(request: HttpRequest, game_id: str, name: str) -> None:
 @require_POST
 @game_page
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Take the next open seat under the name given; one seat per browser and game (the
+    session keeps one token per game)."""
     key = str(services.game_uuid(game_id))
     form = JoinForm(request.POST)
     if held_credential(request, key) is not None:
@@ -189,6 +188,8 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 def _table_context(seen: Viewer, data: dict[str, Any]) -> dict[str, Any]:
+    """The table's context for the viewer's game resource `data`, with its stream and, for a
+    browser not yet seated at a waiting game, the form to join it."""
     context = table_context(data, seen_events(seen.game, seen.seat, data["version"]))
     context["stream"] = STREAM_PATH.format(seen.game.id)
     if data["status"] == Status.WAITING and seen.seat is None:
@@ -231,30 +232,38 @@ def table_partial(request: HttpRequest, game_id: str) -> HttpResponse:
 def act(request: HttpRequest, game_id: str) -> HttpResponse:
     """One move of the browser's seat (the button's `move`), through the API's use case."""
     seen = viewer(request, game_id)
-    data, error = _perform(seen, request.POST.get("move", ""))
+    try:
+        (seen, data), error = _perform(seen, request.POST.get("move", "")), ""
+    except Refused as refused:
+        data, error = _view_data(seen), str(refused)
     if not request.htmx:
         if error:
             messages.error(request, error)
         return redirect("web:table", game_id=seen.game.id)
-    context = _table_context(seen, data or _view_data(seen))
+    context = _table_context(seen, data)
     return render(request, "games/_table.html", {**context, "partial": True, "error": error})
 
 
-def _perform(seen: Viewer, move: str) -> tuple[dict[str, Any] | None, str]:
-    """The seat's new view, or why the move was refused (the rules' or the service's words)."""
+class Refused(Exception):
+    """A move the page could not make, in words for the player."""
+
+
+def _perform(seen: Viewer, move: str) -> tuple[Viewer, dict[str, Any]]:
+    """The move through the API's use case: the viewer's game after it and its new view; or
+    `Refused`, in the rules' or the service's words."""
     action = parse_move(move)
     if action is None:
-        return None, "That is not a move."
+        raise Refused("That is not a move.")
     if seen.credential is None:
-        return None, "You hold no seat at this table."
+        raise Refused("You hold no seat at this table.")
     try:
         result = services.perform_action(seen.game.id, seen.credential, action_from_data(action))
     except RuleError as refused:
-        return None, refused.message
+        raise Refused(refused.message) from None
     except ServiceError as refused:
-        return None, refused.detail
+        raise Refused(refused.detail) from None
     assert isinstance(result.body, dict)  # rendered bytes only for an Idempotency-Key
-    return result.body, ""
+    return Viewer(result.game, seen.seat, seen.credential), result.body
 
 
 def _step(request: HttpRequest, game: Game) -> int:

@@ -95,7 +95,7 @@ def new_page(browser: Any, site: str) -> Iterator[Any]:
     """Open pages, each in a browser context of its own (its own cookies: another player)."""
     contexts: list[Any] = []
 
-    def open_page(width: int = 1100, height: int = 860) -> Any:
+    def open_page(width: int = 1000, height: int = 800) -> Any:
         context = browser.new_context(
             base_url=site, viewport={"width": width, "height": height}, device_scale_factor=1
         )

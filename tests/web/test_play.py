@@ -87,6 +87,7 @@ def next_to_move(seated: dict[str, Any]) -> tuple[str, Any] | None:
 def test_two_browsers_play_a_game_to_its_end_by_clicking(new_page: Any) -> None:
     ada, bob = new_page(), new_page()
     game_id = create_game(ada, "Ada")
+    ada.reload()  # the seat is the session's: a reload keeps it
     assert my_cards(ada, "Ada").is_visible()
     assert "Waiting for players: 1 of 2 seats open." in ada.locator("h1").inner_text()
     join_game(bob, game_id, "Bob")
@@ -98,7 +99,6 @@ def test_two_browsers_play_a_game_to_its_end_by_clicking(new_page: Any) -> None:
         if mover is None:
             break
         name, page = mover
-        print("MOVE", name, status(page), version(page), turns)
         if status(page) == "setup":
             click_and_wait(page, my_cards(page, name).get_by_role("button").first)
             continue
