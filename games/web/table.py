@@ -102,6 +102,8 @@ def headline(data: dict[str, Any], names: Names) -> str:
         return f"Waiting for players: {data['open_seats']} of {data['seats']} seats open."
     if status == "setup":
         return f"Round {data['round']}: everyone turns two cards face up."
+    if status == "round_ended":  # only between two events of one action (a replay's step)
+        return f"Round {data['round']} is over."
     if status == "finished":
         winners = [names.of(seat) for seat in data["winners"] or ()]
         verb = "win" if len(winners) != 1 or winners == ["You"] else "wins"

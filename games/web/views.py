@@ -193,7 +193,8 @@ def _table_context(seen: Viewer, data: dict[str, Any]) -> dict[str, Any]:
     context = table_context(data, seen_events(seen.game, seen.seat, data["version"]))
     context["stream"] = STREAM_PATH.format(seen.game.id)
     if data["status"] == Status.WAITING and seen.seat is None:
-        context["join_form"] = JoinForm(auto_id="join-%s")
+        form = context["join_form"] = JoinForm(auto_id="join-%s")
+        form.fields["name"].widget.attrs["hx-preserve"] = "true"  # a name being typed stays
     return context
 
 

@@ -11,8 +11,10 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
+from engine import GreedyPlayer, view
 from games import services
 from games.api.throttling import GameCreationThrottle
+from games.auth import SeatCredential
 from games.models import Game
 from games.web.forms import parse_move
 from games.web.seats import SESSION_KEY
@@ -51,7 +53,7 @@ def test_joining_keeps_the_token_in_the_session_never_in_the_page() -> None:
     ada, _, game_id = seated_pair()
     token = ada.session[SESSION_KEY][game_id]
     assert TOKEN_SHAPE.fullmatch(token)
-    game, seat = services.game_and_seat(game_id, services.SeatCredential(token), required=True)
+    game, seat = services.game_and_seat(game_id, SeatCredential(token), required=True)
     assert seat == 0 and game.players_joined == 2
     page = ada.get(f"/games/{game_id}")
     assert page.status_code == 200 and token not in page.content.decode()
@@ -191,3 +193,36 @@ def test_card_colours_follow_the_printed_deck() -> None:
     assert {colours[v] for v in range(1, 5)} == {"green"}
     assert {colours[v] for v in range(5, 9)} == {"yellow"}
     assert {colours[v] for v in range(9, 13)} == {"red"}
+
+
+def play_to_the_end(game_id: str, tokens: list[str]) -> None:
+    """The engine's greedy player for every seat, through the use case the pages call."""
+    player = GreedyPlayer()
+    credentials = [SeatCredential(token) for token in tokens]
+    while True:
+        game = Game.objects.get(pk=game_id)
+        views = [view(services.game_state(game), seat) for seat in range(len(tokens))]
+        seat = next((s for s, seen in enumerate(views) if seen.legal_actions), None)
+        if seat is None:
+            return
+        action = player.choose(views[seat])
+        services.perform_action(game_id, credentials[seat], action)  # type: ignore[arg-type]
+
+
+def test_every_version_of_a_game_renders_for_a_seat_and_a_spectator() -> None:
+    """The replay at each step (the `round_ended` between two events of one action included)
+    and the finished table, for a seat and for a spectator."""
+    ada, bob = Client(), Client()
+    game_id = create(ada, end_score=1)
+    join(bob, game_id, "Bob")
+    play_to_the_end(game_id, [client.session[SESSION_KEY][game_id] for client in (ada, bob)])
+    game = Game.objects.get(pk=game_id)
+    assert game.status == "finished"
+    headlines = set()
+    for at in range(1, game.version + 1):
+        for client in (ada, Client()):
+            page = client.get(f"/games/{game_id}/replay?at={at}").content.decode()
+            headlines.add(re.findall(r'<p class="headline-sub">([^<.]*)', page)[0])
+    assert "Round 1 is over" in headlines
+    final = ada.get(f"/games/{game_id}").content.decode()
+    assert "Final standings" in final and re.search(r"Round \d+ results", final)

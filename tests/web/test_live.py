@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .support import api_join, button, status, version, wait_until
+from .support import api_create, api_join, button, status, version, wait_until
 
 #: An EventSource that opens at once and whose frames the test dispatches.
 FAKE_EVENT_SOURCE = """
@@ -71,3 +71,19 @@ def test_without_a_stream_the_table_polls(new_page: Any, site: str) -> None:
     game_id = create(page)
     api_join(site, game_id, "Bob")
     wait_until(lambda: status(page) == "setup", 5, "the deal, polled")
+
+
+def test_a_name_being_typed_survives_a_live_update(new_page: Any, site: str) -> None:
+    """Joining from a waiting table's page: another player taking a seat meanwhile re-renders
+    the table, and the name typed so far stays (hx-preserve)."""
+    game_id = api_create(site, seats=3)
+    page = new_page()
+    page.goto(f"/games/{game_id}")
+    page.get_by_label("Your name").fill("Mo")
+    before = version(page)
+    api_join(site, game_id, "Ned")
+    wait_until(lambda: version(page) > before, 5, "the table after Ned joined")
+    assert "Ned" in page.get_by_role("heading", level=2).all_inner_texts()
+    button(page, "Join").click()
+    page.wait_for_load_state()
+    assert page.get_by_role("region", name="Mo (you)").is_visible()
