@@ -61,6 +61,8 @@ class Hub:
         self._reads: OrderedDict[Any, tuple[float, Future[Any]]] = OrderedDict()
         self._readers: ThreadPoolExecutor | None = None
         self._started = False
+        self._stopping = threading.Event()
+        self._threads: list[threading.Thread] = []
         self.draining = threading.Event()
         self.streams = 0
 
@@ -160,20 +162,28 @@ class Hub:
             if self._started:
                 return
             self._started = True
-        _daemon(self._poll_forever, "skyjo-live-poll")
+        self._threads.append(_daemon(self._poll_forever, "skyjo-live-poll"))
         if connections[store.write_alias()].vendor == "postgresql":
-            _daemon(self._listen_forever, "skyjo-live-listen")
+            self._threads.append(_daemon(self._listen_forever, "skyjo-live-listen"))
+
+    def stop(self) -> None:
+        """End the streams and stop the listener and poller threads, closing their
+        connections (a test run's end: its database can then be dropped)."""
+        self._stopping.set()
+        self.drain()
+        for thread in self._threads:
+            thread.join(timeout=5)
 
     def _poll_forever(self) -> None:
         """Publish the watched games' versions every `LIVE_POLL_SECONDS`."""
-        while True:
-            time.sleep(_poll_seconds())
+        while not self._stopping.wait(_poll_seconds()):
             try:
                 self._poll_once()
             except Exception:  # a database that is down now may be up at the next poll
                 logger.warning("live: polling the watched games failed", exc_info=True)
             finally:
                 close_old_connections()
+        connections.close_all()
 
     def _poll_once(self) -> None:
         ids = self.watched_ids()
@@ -184,19 +194,20 @@ class Hub:
     def _listen_forever(self) -> None:
         """Hold one LISTEN connection (psycopg's async notifications), reconnecting after a
         failure; the poll covers what is missed meanwhile."""
-        while True:
+        while not self._stopping.is_set():
             try:
                 asyncio.run(self._listen())
             except Exception:
                 logger.warning("live: the notification listener stopped", exc_info=True)
-            time.sleep(1.0)
+                self._stopping.wait(1.0)
 
     async def _listen(self) -> None:
         params = _listener_params()
         async with await psycopg.AsyncConnection.connect(**params, autocommit=True) as conn:
             await conn.execute(f"LISTEN {store.NOTIFY_CHANNEL}")
-            async for notice in conn.notifies():
-                self._heard(notice.payload)
+            while not self._stopping.is_set():  # a look at `stop` every second
+                async for notice in conn.notifies(timeout=1.0):
+                    self._heard(notice.payload)
 
     def _heard(self, payload: str) -> None:
         game, _, version = payload.partition(" ")
@@ -223,8 +234,10 @@ def release_connections() -> None:
             connection.close()
 
 
-def _daemon(target: Callable[[], None], name: str) -> None:
-    threading.Thread(target=target, name=name, daemon=True).start()
+def _daemon(target: Callable[[], None], name: str) -> threading.Thread:
+    thread = threading.Thread(target=target, name=name, daemon=True)
+    thread.start()
+    return thread
 
 
 def _poll_seconds() -> float:

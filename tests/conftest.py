@@ -13,6 +13,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 from rest_framework.views import APIView
 
+from games.live import hub
 from games.warm import WARM
 
 
@@ -51,3 +52,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         fixtures = getattr(item, "fixturenames", ())
         if "live_server" in fixtures or item.path.parent.name in SERVER_FOLDERS:
             item.add_marker(pytest.mark.server)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None) -> Iterator[None]:
+    """pytest-django's test databases, and at their end this process's live hub stopped (an
+    in-process stream starts its PostgreSQL listener, whose connection would keep the test
+    database from being dropped)."""
+    yield
+    hub.stop()
