@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run serve worker test test-fast test-postgres lint bench bench-load schema install install-dev
+.PHONY: run serve worker test test-fast test-postgres lint bench bench-load bench-stream schema install install-dev
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,8 +28,9 @@ run: install
 	$(BIN)/python manage.py run 127.0.0.1:$(PORT)
 
 # Production server: gunicorn with threaded WSGI workers (skyjo_service/gunicorn.conf.py; the
-# docs/PERFORMANCE.md compares them with uvicorn's ASGI workers). Settings from the environment
-# (at least SECRET_KEY; see docs/OPERATIONS.md). WORKERS (default: one per CPU), THREADS (8) and BIND.
+# docs/PERFORMANCE.md compares them with uvicorn's ASGI and gevent workers). Settings from the
+# environment (at least SECRET_KEY; see docs/OPERATIONS.md). WORKERS (default: one per CPU),
+# THREADS (requests at once, 8), LIVE_MAX_STREAMS (1000 per worker, a thread each), BIND.
 BIND ?= 127.0.0.1:8000
 serve: install
 	DEBUG=false $(BIN)/python manage.py migrate --noinput
@@ -70,6 +71,11 @@ bench: install-dev
 BENCH_DB ?= postgres
 bench-load: install-dev
 	$(BIN)/python manage.py bench_load --db $(BENCH_DB)
+
+# 1,000 live streams over 50 games against the production server, then actions/s with and
+# without them (docs/PERFORMANCE.md); BENCH_DB=sqlite|postgres
+bench-stream: install-dev
+	$(BIN)/python manage.py bench_stream --db $(BENCH_DB)
 
 schema: install-dev
 	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file openapi.yaml

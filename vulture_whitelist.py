@@ -13,6 +13,7 @@ from engine.view import LastAction
 from games import apps, auth, bots, event_shapes, rate_limit_table, schema
 from games.api import middleware, problems, renderers, throttling
 from games.api.server_errors import install_in_gunicorn
+from games.live import hub
 from games.models import Seat
 from games.shapes import (
     GameListSerializer,
@@ -39,6 +40,7 @@ schema.join_needs_a_name_or_a_bot
 bots.STRATEGY_NAMES  # the schema's enum `Strategy` (ENUM_NAME_OVERRIDES)
 env_bool, env_float, env_int, env_list
 install_in_gunicorn
+hub.drain  # gunicorn.conf.py's post_worker_init: a stopping worker ends its streams
 # Named in skyjo_service/urls.py (handler400, handler500).
 problems.bad_request_view
 problems.server_error_view

@@ -11,6 +11,7 @@ from typing import Protocol
 from .cards import FULL_DECK
 
 _MASK64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
 
 
 class Shuffler(Protocol):
@@ -25,19 +26,24 @@ class Shuffler(Protocol):
 
 
 def _splitmix64(x: int) -> int:
-    x = (x + 0x9E3779B97F4A7C15) & _MASK64
+    x = (x + _GAMMA) & _MASK64
     x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
     x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
     return x ^ (x >> 31)
 
 
 def _shuffled(cards: Sequence[int], key: int) -> tuple[int, ...]:
-    """Fisher-Yates driven by splitmix64: fixed here, so a seed means the same on any Python."""
+    """Fisher-Yates driven by splitmix64: fixed here, so a seed means the same on any Python.
+    `_splitmix64` is written out in the loop: a deal draws 149 numbers, and the call cost
+    more than the arithmetic."""
     out = list(cards)
     state = key & _MASK64
     for i in range(len(out) - 1, 0, -1):
-        state = (state + 0x9E3779B97F4A7C15) & _MASK64
-        j = _splitmix64(state) % (i + 1)
+        state = (state + _GAMMA) & _MASK64
+        x = (state + _GAMMA) & _MASK64
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+        j = (x ^ (x >> 31)) % (i + 1)
         out[i], out[j] = out[j], out[i]
     return tuple(out)
 

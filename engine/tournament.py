@@ -168,26 +168,24 @@ def play_all(
     config: Config, jobs: int = 1, progress: Callable[[int], None] | None = None
 ) -> list[GameResult]:
     """Every game of the tournament, on `jobs` processes; `progress(games done)` after each
-    batch. The results come back in plan order whatever the number of jobs."""
-    per_task = max(1, min(16, config.deals // (jobs * 8) or 1))
+    batch of deals. The results come back in plan order whatever the number of jobs."""
+    per_task = max(1, min(16, config.deals // (jobs * 8)))
     tasks = [
         (config, list(range(start, min(start + per_task, config.deals))))
         for start in range(0, config.deals, per_task)
     ]
-    done: list[list[GameResult]] = []
-    if jobs <= 1:
-        batches: Iterable[list[GameResult]] = map(_play_deals, tasks)
+    pool = get_context("fork").Pool(jobs) if jobs > 1 else None
+    results: list[GameResult] = []
+    try:
+        batches = map(_play_deals, tasks) if pool is None else pool.imap(_play_deals, tasks)
         for batch in batches:
-            done.append(batch)
+            results.extend(batch)
             if progress is not None:
-                progress(sum(map(len, done)))
-    else:
-        with get_context("fork").Pool(jobs) as pool:
-            for batch in pool.imap(_play_deals, tasks):
-                done.append(batch)
-                if progress is not None:
-                    progress(sum(map(len, done)))
-    return [result for batch in done for result in batch]
+                progress(len(results))
+    finally:
+        if pool is not None:
+            pool.terminate()
+    return results
 
 
 # Ratings.

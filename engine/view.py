@@ -268,7 +268,13 @@ _SHOWN_DOWN: dict[int, Cell] = {value: Cell(FACE_DOWN, value) for value in CARD_
 _UNSEEN: dict[int, Cell] = dict.fromkeys(CARD_COUNTS, _HIDDEN)
 
 
-@lru_cache(maxsize=16_384)
+#: `_player` by the identity of a grid (and `reveal_all`): a grid changes only when its own
+#: seat acts, so every other view of it (each seat's, each action's) finds it here. Holding
+#: the grid keeps its id from being reused while it is a key.
+_PLAYER_VIEWS: dict[tuple[int, bool], tuple[Grid, PlayerView]] = {}
+_PLAYER_VIEWS_KEPT = 8192
+
+
 def _player(
     seat: int,
     name: str | None,
@@ -278,10 +284,23 @@ def _player(
     timeouts: int,
     reveal_all: bool,
 ) -> PlayerView:
-    """One seat's public part of a view. Cached: a grid changes only when its own seat acts,
-    so every other view of it (each seat's, each action's) is one lookup."""
-    shown = () if grid is None else _grid_view(grid, reveal_all)
-    return _new_player(seat, name, total, shown, bot, timeouts)
+    """One seat's public part of a view."""
+    if grid is None:
+        return _new_player(seat, name, total, (), bot, timeouts)
+    key = (id(grid), reveal_all)
+    kept = _PLAYER_VIEWS.get(key)
+    if kept is not None:
+        kept_grid, player = kept
+        same = (player.seat, player.name, player.total, player.bot, player.timeouts) == (
+            seat, name, total, bot, timeouts,
+        )  # fmt: skip
+        if kept_grid is grid and same:
+            return player
+    if len(_PLAYER_VIEWS) >= _PLAYER_VIEWS_KEPT:
+        _PLAYER_VIEWS.clear()
+    player = _new_player(seat, name, total, _grid_view(grid, reveal_all), bot, timeouts)
+    _PLAYER_VIEWS[key] = (grid, player)
+    return player
 
 
 def _grid_view(grid: Grid, reveal_all: bool) -> tuple[tuple[Cell, ...], ...]:

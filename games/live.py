@@ -31,13 +31,16 @@ from django.conf import settings
 from django.db import close_old_connections, connections
 
 from . import store
+from .api import gate
 from .models import Game
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
-#: Batches kept for streams that ask for the same (game, viewer, after, version) again.
-_BATCHES_KEPT = 4096
+#: Reads kept for the streams that ask for the same (game, viewer, after, version) a little
+#: later than the first (they were writing the previous frames to a slow client meanwhile).
+_READS_KEPT = 4096
+_READS_KEPT_SECONDS = 10.0
 
 
 @dataclass
@@ -55,7 +58,7 @@ class Hub:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._games: dict[uuid.UUID, _Watched] = {}
-        self._reads: OrderedDict[Any, Future[Any]] = OrderedDict()
+        self._reads: OrderedDict[Any, tuple[float, Future[Any]]] = OrderedDict()
         self._readers: ThreadPoolExecutor | None = None
         self._started = False
         self.draining = threading.Event()
@@ -99,8 +102,9 @@ class Hub:
 
     def wait_beyond(self, game_id: uuid.UUID, version: int, timeout: float) -> int:
         """Wait (at most `timeout` seconds) until the watched game is past `version`, or the
-        process drains; the latest version known."""
-        with self._lock:
+        process drains; the latest version known. A request waiting here gives its turn at
+        the application to another meanwhile (games.api.gate)."""
+        with gate.TURNS.stepped_out(), self._lock:
             watched = self._games[game_id]
             watched.changed.wait_for(
                 lambda: watched.version > version or self.draining.is_set(), timeout
@@ -114,16 +118,23 @@ class Hub:
 
     def shared_read(self, key: Any, read: Callable[[], T]) -> T:
         """`read()`'s answer, run once by a reader thread for every caller asking with `key`
-        (a failed read is tried again by the next caller)."""
+        within `_READS_KEPT_SECONDS` (a failed read is tried again by the next caller)."""
         with self._lock:
-            future = self._reads.get(key)
-            if future is None or (future.done() and future.exception() is not None):
-                future = self._executor().submit(_released_after, read)
-                self._reads[key] = future
-                while len(self._reads) > _BATCHES_KEPT:
-                    self._reads.popitem(last=False)
-        result: T = future.result()
+            self._forget_old_reads()
+            kept = self._reads.get(key)
+            if kept is None or (kept[1].done() and kept[1].exception() is not None):
+                kept = (time.monotonic(), self._executor().submit(_released_after, read))
+                self._reads[key] = kept
+        result: T = kept[1].result()
         return result
+
+    def _forget_old_reads(self) -> None:
+        """Drop the reads kept longest: every stream that waited for them has had them."""
+        horizon = time.monotonic() - _READS_KEPT_SECONDS
+        while self._reads and (
+            len(self._reads) > _READS_KEPT or next(iter(self._reads.values()))[0] < horizon
+        ):
+            self._reads.popitem(last=False)
 
     def watched_ids(self) -> list[uuid.UUID]:
         with self._lock:

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 import orjson
 from django.conf import settings
 from django.db import IntegrityError, OperationalError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 
 from engine import (
     EMPTY,
@@ -133,6 +133,32 @@ def game_and_seat(
     if credential is not None and seat is None:
         raise InvalidToken()
     return game, seat
+
+
+def listed_games(query: dict[str, Any]) -> Any:
+    """The games a lobby's validated `query` selects (`status`, `seats`, `open_seats`,
+    `seeded`), in its `ordering` (the id breaks ties), their seats fetched with them: the
+    API's list and the web lobby show the same games."""
+    games = Game.objects.prefetch_related("seat_rows")
+    if "status" in query:
+        games = games.filter(status=query["status"])
+    if "seats" in query:
+        games = games.filter(seats=query["seats"])
+    if "open_seats" in query:
+        games = games.filter(seats__gte=F("players_joined") + query["open_seats"])
+    if "seeded" in query:
+        games = games.filter(seeded=query["seeded"])
+    ordering = query["ordering"]
+    return games.order_by(ordering, "-id" if ordering.startswith("-") else "id")
+
+
+def replay_data(game: Game, seat: int | None, at: int) -> dict[str, Any]:
+    """The game just after event `at` (1 to its version), as `seat` may see it: a finished
+    game shows everything, face-down cards included. Its `updated_at` is event `at`'s time."""
+    state = game_state(game, at=at)
+    moment = log.events(game, after=at - 1, upto=at)[0].at
+    finished = game.status == Status.FINISHED
+    return game_data(game, state, seat, reveal_all=finished, updated_at=moment)
 
 
 def game_state(game: Game, at: int | None = None) -> GameState:

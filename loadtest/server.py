@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 WORKER_CLASSES = {
     "gthread": ("gthread", "skyjo_service.wsgi:application"),
     "uvicorn": ("uvicorn_worker.UvicornWorker", "skyjo_service.asgi:application"),
+    "gevent": ("gevent", "skyjo_service.wsgi:application"),  # needs the gevent package
 }
 DEFAULT_WORKER_CLASS = "gthread"
 #: As skyjo_service/gunicorn.conf.py: one worker per CPU, 8 threads each.
@@ -64,11 +65,13 @@ def gunicorn_command(
     port: int,
     *,
     workers: int = DEFAULT_WORKERS,
-    threads: int = DEFAULT_THREADS,
+    threads: int | None = DEFAULT_THREADS,
     worker_class: str = DEFAULT_WORKER_CLASS,
 ) -> list[str]:
-    """The command line of `make serve` (skyjo_service/gunicorn.conf.py), bound to `port`."""
+    """The command line of `make serve` (skyjo_service/gunicorn.conf.py), bound to `port`;
+    `threads` None leaves the threads to the configuration (THREADS + LIVE_MAX_STREAMS)."""
     klass, app = WORKER_CLASSES[worker_class]
+    threading = [] if threads is None else ["--threads", str(threads)]
     return [
         sys.executable,
         "-m",
@@ -79,8 +82,7 @@ def gunicorn_command(
         f"127.0.0.1:{port}",
         "--workers",
         str(workers),
-        "--threads",
-        str(threads),
+        *threading,
         "--worker-class",
         klass,
         "--no-control-socket",  # several servers may run at once (tests, benchmarks)
@@ -110,7 +112,7 @@ def running_server(
     *,
     port: int | None = None,
     workers: int = DEFAULT_WORKERS,
-    threads: int = DEFAULT_THREADS,
+    threads: int | None = DEFAULT_THREADS,
     worker_class: str = DEFAULT_WORKER_CLASS,
     log: IO[str] | None = None,
     ready_timeout: float = 30,
@@ -164,21 +166,42 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def process_tree_cpu(pid: int) -> float:
-    """CPU seconds (user + system) used so far by `pid` and its children; 0 without /proc."""
-    total = 0.0
+def process_tree(pid: int) -> Iterator[int]:
+    """`pid` and its descendants (Linux /proc; nothing without it)."""
     pending = [pid]
     while pending:
         current = pending.pop()
+        yield current
+        try:
+            for task in Path(f"/proc/{current}/task").iterdir():
+                pending.extend(int(child) for child in (task / "children").read_text().split())
+        except (OSError, ValueError):
+            continue
+
+
+def process_tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by `pid` and its children; 0 without /proc."""
+    total = 0.0
+    for current in process_tree(pid):
         try:
             fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
             total += (int(fields[11]) + int(fields[12])) / _TICKS
-            for task in Path(f"/proc/{current}/task").iterdir():
-                children = (task / "children").read_text().split()
-                pending.extend(int(child) for child in children)
         except (OSError, IndexError, ValueError):
             continue
     return total
+
+
+def process_tree_rss(pid: int) -> float:
+    """Resident memory (MiB) of `pid` and its children, added up; 0 without /proc."""
+    total_kib = 0
+    for current in process_tree(pid):
+        try:
+            for line in Path(f"/proc/{current}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total_kib += int(line.split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    return total_kib / 1024
 
 
 def processes_cpu(name: str) -> float:

@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_tasks",
     "django_tasks_db",
+    "django_htmx",  # htmx 2 and its SSE extension as static files, and `request.htmx`
     "games",
 ]
 
@@ -50,6 +51,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",  # `request.htmx`: the pages answer htmx with partials
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -102,6 +104,17 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         server_side_binding=True,
         prepare_threshold=None if prepare_threshold == "off" else int(prepare_threshold),
     )
+    # DB_POOL_SIZE (connections per process, 0: none): a request borrows a connection from the
+    # process's pool and gives it back when it ends (psycopg_pool; Django wants CONN_MAX_AGE 0
+    # with it). `make serve` sets it: its workers have a thread per open stream, and threads
+    # that each kept a connection would outnumber PostgreSQL's max_connections.
+    if pool_size := env_int("DB_POOL_SIZE", 0):
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": min(2, pool_size),
+            "max_size": pool_size,
+            "timeout": env_float("DB_POOL_TIMEOUT", 10.0),  # seconds a request waits for one
+        }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -136,6 +149,15 @@ CORS_EXPOSE_HEADERS = ("etag", "location", "retry-after", "idempotent-replayed")
 
 if not DEBUG:  # production serves static files itself (`make serve` collects them first)
     MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+
+# The pages' cookies (games.web): the session that keeps a browser's seat tokens server-side
+# and the CSRF token of their forms. Neither is readable by page scripts (the CSRF token is put
+# in each form), and neither goes with a request started by another site. The API never sets
+# or reads a cookie: it authenticates by bearer token only.
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_HTTPONLY = True
+CSRF_COOKIE_SAMESITE = "Lax"
 
 # Security headers; HTTPS-only settings apply when DEBUG is off (production).
 SECURE_CONTENT_TYPE_NOSNIFF = True

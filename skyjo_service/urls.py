@@ -1,4 +1,5 @@
-"""Root URLs: the API under /api/v1/, its schema and docs, and the admin."""
+"""Root URLs: the API under /api/v1/, its schema and docs, the admin, and the web pages (the
+lobby at /, tables and replays under /games/)."""
 
 from django.conf import settings
 from django.contrib import admin
@@ -15,6 +16,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # Unknown API paths answer problem details even with DEBUG on.
     re_path(r"^api/", not_found_view),
+    path("", include("games.web.urls")),
 ]
 
 if settings.BENCH_ENDPOINTS:  # the load benchmark's bare endpoint, never in production

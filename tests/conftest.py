@@ -40,8 +40,8 @@ def api() -> APIClient:
     return APIClient()
 
 
-#: Test folders whose every test starts real processes (servers, generators, npm).
-SERVER_FOLDERS = {"production", "clients"}
+#: Test folders whose every test starts real processes (servers, generators, npm, a browser).
+SERVER_FOLDERS = {"production", "clients", "live", "web"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -116,7 +116,8 @@ class Table(NamedTuple):
     knowledge: Knowledge
     turns: float  # expected turns left for the seat (0: this is its last)
     final: bool  # someone has closed: this is the seat's last turn (R10)
-    close_at: float | None  # the chance of being strictly lowest needed to close now
+    close_at: float | None  # the chance of being strictly lowest needed to close now (None:
+    # any: no doubling penalty, R12)
     costs: dict[tuple[int | None, ...], float]  # column_cost by column, for this decision
     down: int  # the seat's face-down cards
     opponents: list[tuple[int, int, int]]  # each other seat: face-up sum, face-down, highest
@@ -143,7 +144,9 @@ def read_table(view: GameView, known: Knowledge, style: Style, turns_played: int
     final = view.closer_seat is not None
     turns = 0.0 if final else style.turns_per_card * nearest + 1.0
     close_at = style.close_at
-    if close_at is not None:
+    if not view.options.get("closer_penalty", True):
+        close_at = None  # R12: no doubling, nothing to fear in closing
+    elif close_at is not None:
         close_at -= style.patience_step * max(0, turns_played - style.patience)
     down = _face_down(columns)
     return Table(columns, known, turns, final, close_at, {}, down, opponents, following, {})
@@ -369,9 +372,11 @@ class Planner:
         a, b, c = after
         if not (a is not None and a == b == c):
             mine += sum(mean if v is None else v for v in after)
-        lowest = self.lowest_chance(table, mine)
         close_at = table.close_at
-        if close_at is not None and lowest < close_at:
+        if close_at is None:
+            return 0.0
+        lowest = self.lowest_chance(table, mine)
+        if lowest < close_at:
             return FORBIDDEN
         return -max(0.0, mine) * (1.0 - lowest)
 

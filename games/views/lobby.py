@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import F
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -18,7 +17,7 @@ from rest_framework.views import APIView
 
 from engine.options import MAX_SEATS, MIN_SEATS
 
-from .. import bots, idempotency, log, services
+from .. import bots, idempotency, services
 from ..api.headers import (
     idempotency_key,
     if_none_match,
@@ -38,7 +37,7 @@ from ..inputs import (
     GameListQuerySerializer,
     JoinSerializer,
 )
-from ..models import Game, Status
+from ..models import Game
 from ..presenters import game_data, game_summary
 from ..schema import (
     BOT_JOIN_EXAMPLE,
@@ -89,21 +88,6 @@ class GamePagination(LimitOffsetPagination):
 
     def get_offset(self, request: Request) -> int:
         return self.chosen_offset
-
-
-def _listed_games(query: dict[str, Any]) -> Any:
-    """The games the lobby's validated `query` selects, in its order (the id breaks ties)."""
-    games = Game.objects.prefetch_related("seat_rows")
-    if "status" in query:
-        games = games.filter(status=query["status"])
-    if "seats" in query:
-        games = games.filter(seats=query["seats"])
-    if "open_seats" in query:
-        games = games.filter(seats__gte=F("players_joined") + query["open_seats"])
-    if "seeded" in query:
-        games = games.filter(seeded=query["seeded"])
-    ordering = query["ordering"]
-    return games.order_by(ordering, "-id" if ordering.startswith("-") else "id")
 
 
 class GameListView(APIView):
@@ -168,7 +152,7 @@ class GameListView(APIView):
         query.is_valid(raise_exception=True)
         chosen = query.validated_data
         paginator = GamePagination(chosen["limit"], chosen["offset"])
-        page = paginator.paginate_queryset(_listed_games(chosen), request, view=self)
+        page = paginator.paginate_queryset(services.listed_games(chosen), request, view=self)
         return paginator.get_paginated_response([game_summary(g) for g in page or []])
 
     @extend_schema(
@@ -261,10 +245,7 @@ def _replay_version(request: Request, game: Game) -> int | None:
 
 def _replay_response(game: Game, seat: int | None, at: int) -> Response:
     """The game just after event `at`, as `seat` may see it (a finished game: everything)."""
-    state = services.game_state(game, at=at)
-    moment = log.events(game, after=at - 1, upto=at)[0].at  # the state's last event's time
-    finished = game.status == Status.FINISHED
-    return Response(game_data(game, state, seat, reveal_all=finished, updated_at=moment))
+    return Response(services.replay_data(game, seat, at))
 
 
 class JoinView(PerViewerView):

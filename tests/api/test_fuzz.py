@@ -87,8 +87,9 @@ CONFIG = schemathesis.Config.from_dict(
             {
                 # The stream answers for minutes (until its game ends or LIVE_STREAM_SECONDS
                 # pass), and schemathesis reads a whole body before it checks it: each case would
-                # hang. Its errors (400, 401, 404, 503) and frames are tested with real servers
-                # in tests/live; its parameters are the feed's, fuzzed there.
+                # hang. Its errors (400, 401, 404, 429, 503) are tested in-process in
+                # tests/api/test_stream_errors.py, its frames with real servers in tests/live;
+                # its parameters are the feed's, fuzzed there.
                 "include-operation-id": "stream_game",
                 "enabled": False,
             },

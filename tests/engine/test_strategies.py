@@ -29,7 +29,7 @@ from engine.simulate import start_game
 from engine.state import DECK, FINISHED, PLAYING
 from engine.strategies import STRATEGIES, History, Seen, choose
 from engine.strategies.counting import discard_pile
-from engine.strategies.planner import RUSH_AFTER
+from engine.strategies.planner import RUSH_AFTER, Planner, Style
 from engine.view import FACE_DOWN, FACE_UP, Cell, GameView, HeldCard, event_for_viewer
 
 NAMES = tuple(STRATEGIES)
@@ -220,15 +220,33 @@ def test_discard_pile_is_followed_exactly_from_the_history() -> None:
     assert checked > 100
 
 
+class Stubborn(Planner):
+    """A planner that never chooses to close a round (it would have to be sure to win it)."""
+
+    style = Style(close_at=1.01, patience=10**6)
+
+
 def test_a_stalled_round_is_ended() -> None:
-    """Past `RUSH_AFTER` turns a planner only hurries, so two cautious planners cannot trade
-    cards through the discard pile forever (this deal stalled before the rule)."""
-    shuffler = SeededShuffler(6384704746336466822)
-    turns = [discard_pile(step.seen.history).turns for step in steps(STALLED, shuffler)]
-    assert max(turns) <= RUSH_AFTER + 2 * 12 + 2
-
-
-STALLED = ("rusher", "statistician")
+    """Past `RUSH_AFTER` turns of a round a planner only hurries to close it, so two planners
+    that never choose to close still finish the game, each round within 12 turns a seat of
+    the limit."""
+    seats = 2
+    shuffler = SeededShuffler(11)
+    events, state = start_game(seats, shuffler)
+    histories = [History(seat, seats, events) for seat in range(seats)]
+    players = [Stubborn(), Stubborn()]
+    longest = 0
+    for _ in range(20_000):
+        if state.phase == FINISHED:
+            break
+        seat = seat_to_act(state)
+        history = histories[seat]
+        action = players[seat].choose(Seen(view(state, seat), history, "stubborn"))
+        longest = max(longest, discard_pile(history).turns)
+        new, state = act(state, seat, action, shuffler)
+        events.extend(new)
+    assert state.phase == FINISHED
+    assert RUSH_AFTER <= longest <= RUSH_AFTER + 2 * 12
 
 
 def held_view(
@@ -296,3 +314,14 @@ def test_seen_rng_is_seeded_by_key_version_and_seat() -> None:
     assert Seen(one, (), "k").rng().random() == Seen(one, (), "k").rng().random()
     assert Seen(one, (), "k").rng().random() != Seen(two, (), "k").rng().random()
     assert Seen(one, (), "k").rng().random() != Seen(one, (), "j").rng().random()
+
+
+def test_without_the_doubling_penalty_closing_holds_no_fear() -> None:
+    """R12 `closer_penalty` off: holding a 12 it has no use for, the statistician discards it
+    and turns its last card; with the penalty on it would rather spoil a face-up card than
+    close at those odds."""
+    grid = [(9, 8, 7), (6, 5, 4), (1, 1, 0), (-1, 0, None)]
+    seen = held_view(grid, 12, [0, 1, 2, 0, 1, 2, None, None, None, -1, 1, 0])
+    assert choose("statistician", Seen(seen)) not in (Replace(3, 2), DISCARD)
+    relaxed = replace(seen, options={"end_score": 100, "closer_penalty": False})
+    assert choose("statistician", Seen(relaxed)) == DISCARD

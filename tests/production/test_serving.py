@@ -49,3 +49,20 @@ def test_the_server_serves_the_api_and_static_assets(
         answer = http[1].get(asset, headers={"Accept-Encoding": "gzip"})
         assert answer.status_code == 200, asset
         assert "immutable" in answer.headers.get("cache-control", "")
+
+
+def test_the_server_serves_the_web_pages_and_their_assets(
+    servers: list[RunningServer], http: list[httpx.Client]
+) -> None:
+    """The lobby and its stylesheet and scripts (htmx from django-htmx's static files), from
+    hashed, compressed files: the pages need nothing from elsewhere."""
+    lobby = http[0].get("/")
+    assert lobby.status_code == 200 and "Create game" in lobby.text
+    assets = re.findall(r'(?:href|src)="(/static/[^"]+\.(?:js|css))"', lobby.text)
+    assert any("htmx-2.min" in asset for asset in assets), assets
+    assert any("hx-sse-2.min" in asset for asset in assets), assets
+    assert not re.search(r'(?:href|src)="(?:https?:)?//', lobby.text)  # no CDN
+    for asset in assets:
+        answer = http[1].get(asset, headers={"Accept-Encoding": "gzip"})
+        assert answer.status_code == 200, asset
+        assert "immutable" in answer.headers.get("cache-control", ""), asset

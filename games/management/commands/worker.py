@@ -61,11 +61,15 @@ def _sweep_forever() -> None:
 def _keep_connections() -> None:
     """A worker looks at the queue every `SKYJO_WORKER_INTERVAL` and closes its connections
     between looks unless they are kept: it keeps them for `KEPT_CONNECTIONS` seconds, as
-    `make serve`'s threads do, unless `CONN_MAX_AGE` is set (on PostgreSQL every connection
-    forks a server process: seven a second otherwise)."""
-    if "CONN_MAX_AGE" not in os.environ:
-        for alias in connections:
-            connections.settings[alias]["CONN_MAX_AGE"] = KEPT_CONNECTIONS
+    `make serve`'s threads do without a pool, unless `CONN_MAX_AGE` is set (on PostgreSQL
+    every connection forks a server process: seven a second otherwise). A pool (`DB_POOL_SIZE`)
+    keeps them already, and wants `CONN_MAX_AGE` 0."""
+    if "CONN_MAX_AGE" in os.environ:
+        return
+    for alias in connections:
+        database = connections.settings[alias]
+        if "pool" not in database.get("OPTIONS", {}):
+            database["CONN_MAX_AGE"] = KEPT_CONNECTIONS
 
 
 class Command(DatabaseWorkerCommand):

@@ -1,0 +1,81 @@
+// Skyjo's pages: the little JavaScript htmx leaves to us. Everything works without it but
+// live updates: the forms post and the pages redirect.
+(function () {
+  "use strict";
+
+  var POLL_MS = 1000; // when the stream is unavailable
+  var REPLAY_MS = 800; // one replay step while playing
+  var focusWasInTable = false;
+  var poller = null;
+  var player = null;
+
+  function table() {
+    return document.getElementById("table");
+  }
+
+  // A table swapped in is never older than the one shown: a slow re-read may answer after
+  // the answer to a move.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var current = table();
+    if (!current || event.detail.target !== current) return;
+    var found = /data-version="(\d+)"/.exec(event.detail.serverResponse || "");
+    if (found && Number(found[1]) < Number(current.dataset.version)) {
+      event.detail.shouldSwap = false;
+      return;
+    }
+    var active = document.activeElement;
+    focusWasInTable = !active || active === document.body || current.contains(active);
+  });
+
+  // Keyboard players stay in the game: when the control they used is gone (htmx keeps focus
+  // on a control that is still there), focus goes to the first control they have now.
+  document.addEventListener("htmx:afterSettle", function () {
+    var current = table();
+    var active = document.activeElement;
+    if (!current || !focusWasInTable || (active && active !== document.body)) return;
+    focusWasInTable = false;
+    var next = current.querySelector("form button");
+    if (next) next.focus();
+  });
+
+  // Without the game's stream (a proxy that cuts it, a server without it), poll instead:
+  // the partial answers 204 while the page is current.
+  function poll() {
+    var current = table();
+    if (current && current.dataset.status !== "finished") htmx.trigger(current, "poll");
+  }
+  document.addEventListener("htmx:sseError", function () {
+    if (!poller) poller = window.setInterval(poll, POLL_MS);
+  });
+  document.addEventListener("htmx:sseOpen", function () {
+    window.clearInterval(poller);
+    poller = null;
+  });
+
+  // The replay's play / pause (its button is re-rendered with every step: the state is here).
+  function showPlayer() {
+    var button = document.getElementById("replay-play");
+    if (!button) return;
+    button.hidden = false;
+    button.textContent = player ? "Pause" : "Play";
+  }
+  function step() {
+    var next = document.getElementById("replay-next");
+    if (next) return next.click();
+    window.clearInterval(player);
+    player = null;
+    showPlayer();
+  }
+  document.addEventListener("click", function (event) {
+    if (!event.target || event.target.id !== "replay-play") return;
+    if (player) {
+      window.clearInterval(player);
+      player = null;
+    } else {
+      player = window.setInterval(step, REPLAY_MS);
+    }
+    showPlayer();
+  });
+  document.addEventListener("DOMContentLoaded", showPlayer);
+  document.addEventListener("htmx:afterSettle", showPlayer);
+})();

@@ -1,0 +1,298 @@
+"""The pages: lobby, table and replay, server-rendered, over the same use cases as the API
+(`games.services`), never over HTTP to it and never around it.
+
+A browser's seat is its token kept in the session (`games.web.seats`); the API itself stays
+cookie-free. Every POST is CSRF-checked (Django's middleware). Without JavaScript every form
+posts and the page redirects to itself; with htmx (`request.htmx`) a move answers the table's
+partial, which also re-renders when the game's stream says the game moved on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET, require_POST
+
+from engine import action_from_data, event_for_viewer
+from engine.errors import RuleError
+
+from .. import log, services
+from ..api.throttling import GameCreationThrottle
+from ..auth import SeatCredential
+from ..errors import GameNotFound, InvalidToken, ServiceError
+from ..models import Game, Status
+from ..presenters import game_data, game_summary
+from .forms import CreateGameForm, JoinForm, parse_move
+from .seats import drop_seat, held_credential, held_games, hold_seat
+from .table import table_context
+from .words import Names, Seen, event_words
+
+#: The spectator's stream of a game (issue 14): its `view` frames make the table re-read itself.
+STREAM_PATH = "/api/v1/games/{}/stream"
+#: Events read back for the last action in words: a whole turn and what it caused fit.
+TURN_EVENTS = 10
+#: Games each list of the lobby shows, the most recently active first.
+LOBBY_GAMES = 20
+
+View = Callable[..., HttpResponse]
+
+
+def game_page(view: View) -> View:
+    """An unknown game is the page's own 404, not the API's problem document."""
+
+    @wraps(view)
+    def page(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except GameNotFound:
+            return render(request, "games/not_found.html", status=404)
+
+    return page
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """A game as this browser sees it: the seat it holds in it (None: a spectator)."""
+
+    game: Game
+    seat: int | None
+    credential: SeatCredential | None
+
+
+def viewer(request: HttpRequest, game_id: str) -> Viewer:
+    """The game and this browser's seat in it; a seat whose token stopped working (rotated
+    through the API) is forgotten and the browser watches."""
+    key = str(services.game_uuid(game_id))
+    credential = held_credential(request, key)
+    try:
+        game, seat = services.game_and_seat(key, credential, required=False)
+    except InvalidToken:
+        drop_seat(request, key)
+        game, seat = services.game_and_seat(key, None, required=False)
+        return Viewer(game, None, None)
+    return Viewer(game, seat, credential)
+
+
+def seen_events(game: Game, seat: int | None, upto: int) -> list[Seen]:
+    """The log's last few events up to version `upto`, as `seat` may see them (as `/events`
+    shows them: a finished game hides nothing)."""
+    finished = game.status == Status.FINISHED
+    return [
+        (stored.type, event_for_viewer(stored.event, seat, game.seats, reveal_all=finished))
+        for stored in log.events(game, after=max(0, upto - TURN_EVENTS), upto=upto)
+    ]
+
+
+def _listed(*statuses: str) -> list[dict[str, Any]]:
+    """The lobby's entries of games in `statuses`, the most recently active first."""
+    query = {"ordering": "-updated_at"}
+    games = [
+        game
+        for status in statuses
+        for game in services.listed_games({**query, "status": status})[:LOBBY_GAMES]
+    ]
+    games.sort(key=lambda game: game.updated_at, reverse=True)
+    return [_entry(game_summary(game)) for game in games[:LOBBY_GAMES]]
+
+
+def _entry(summary: dict[str, Any]) -> dict[str, Any]:
+    """A lobby entry (the API's, `game_summary`) with its players' totals and winners by
+    name, as the page lists them (seats are taken in order: a name's index is its seat)."""
+    winners = summary["winners"] or ()
+    summary["entries"] = [
+        {
+            "name": name,
+            "total": summary["totals"][seat] if summary["totals"] else 0,
+            "winner": seat in winners,
+        }
+        for seat, name in enumerate(summary["players"])
+    ]
+    return summary
+
+
+def _render_lobby(
+    request: HttpRequest, form: CreateGameForm | None = None, status: int = 200
+) -> HttpResponse:
+    lists = {
+        "waiting": _listed(Status.WAITING),
+        "playing": _listed(Status.SETUP, Status.PLAYING),
+        "finished": _listed(Status.FINISHED),
+    }
+    held = held_games(request)
+    for game in lists["waiting"]:
+        game["held"] = game["id"] in held
+        game["join_form"] = JoinForm(auto_id=f"join-{game['id']}-%s")
+    context = {"form": form or CreateGameForm(), **lists}
+    return render(request, "games/lobby.html", context, status=status)
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Games waiting for players, being played and finished, and the form to create one."""
+    return _render_lobby(request)
+
+
+def _may_create(request: HttpRequest) -> bool:
+    """The API's limit on games created per address per hour holds for the pages too."""
+    return not settings.THROTTLING or GameCreationThrottle().allow_request(request, None)
+
+
+@require_POST
+def create(request: HttpRequest) -> HttpResponse:
+    """Create a game (and, with a name, take its first seat); then show its table."""
+    form = CreateGameForm(request.POST)
+    if not form.is_valid():
+        return _render_lobby(request, form, status=400)
+    if not _may_create(request):
+        messages.error(request, "Too many games created from your address: wait a while.")
+        return _render_lobby(request, form, status=429)
+    game = services.create_game(seats=form.cleaned_data["seats"], options=form.options(), seed=None)
+    if form.cleaned_data["name"]:
+        _join(request, str(game.id), form.cleaned_data["name"])
+    return redirect("web:table", game_id=game.id)
+
+
+def _join(request: HttpRequest, game_id: str, name: str) -> None:
+    """Take the next open seat and keep its token in the session; a refusal (the game is
+    full, or started) is said on the next page."""
+    try:
+        joined = services.join_game(game_id, name)
+    except RuleError as error:
+        messages.error(request, error.message)
+        return
+    if joined.token is not None:  # a person's seat (a bot's has no token)
+        hold_seat(request, game_id, joined.token)
+
+
+@require_POST
+@game_page
+def join(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Take the next open seat under the name given; one seat per browser and game (the
+    session keeps one token per game)."""
+    key = str(services.game_uuid(game_id))
+    form = JoinForm(request.POST)
+    if held_credential(request, key) is not None:
+        messages.error(request, "You already hold a seat at this table.")
+    elif not form.is_valid():
+        messages.error(request, " ".join(form.errors.get("name", ["Give a name to join."])))
+    else:
+        _join(request, key, form.cleaned_data["name"])
+    return redirect("web:table", game_id=key)
+
+
+def _table_context(seen: Viewer, data: dict[str, Any]) -> dict[str, Any]:
+    """The table's context for the viewer's game resource `data`, with its stream and, for a
+    browser not yet seated at a waiting game, the form to join it."""
+    context = table_context(data, seen_events(seen.game, seen.seat, data["version"]))
+    context["stream"] = STREAM_PATH.format(seen.game.id)
+    if data["status"] == Status.WAITING and seen.seat is None:
+        form = context["join_form"] = JoinForm(auto_id="join-%s")
+        form.fields["name"].widget.attrs["hx-preserve"] = "true"  # a name being typed stays
+    return context
+
+
+def _view_data(seen: Viewer) -> dict[str, Any]:
+    """The game as the viewer may see it now: the API's game resource (`GET /games/{id}`)."""
+    state = services.seat_state(seen.game, seen.credential, seen.seat)
+    return game_data(seen.game, state, seen.seat)
+
+
+@require_GET
+@game_page
+@cache_control(private=True, no_cache=True)
+def table(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The table: every grid, the piles, the viewer's moves as buttons, the last action in
+    words, the round's results and the final standings."""
+    seen = viewer(request, game_id)
+    context = _table_context(seen, _view_data(seen))
+    return render(request, "games/table.html", context)
+
+
+@require_GET
+@game_page
+@cache_control(private=True, no_cache=True)
+def table_partial(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The table's region alone, for htmx to swap in; 204 when the page already shows the
+    game's version (`?since=`), so a poll or a late stream frame costs one read."""
+    seen = viewer(request, game_id)
+    if request.GET.get("since") == str(seen.game.version):
+        return HttpResponse(status=204)
+    context = _table_context(seen, _view_data(seen))
+    return render(request, "games/_table.html", {**context, "partial": True})
+
+
+@require_POST
+@game_page
+def act(request: HttpRequest, game_id: str) -> HttpResponse:
+    """One move of the browser's seat (the button's `move`), through the API's use case."""
+    seen = viewer(request, game_id)
+    try:
+        (seen, data), error = _perform(seen, request.POST.get("move", "")), ""
+    except Refused as refused:
+        data, error = _view_data(seen), str(refused)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("web:table", game_id=seen.game.id)
+    context = _table_context(seen, data)
+    return render(request, "games/_table.html", {**context, "partial": True, "error": error})
+
+
+class Refused(Exception):
+    """A move the page could not make, in words for the player."""
+
+
+def _perform(seen: Viewer, move: str) -> tuple[Viewer, dict[str, Any]]:
+    """The move through the API's use case: the viewer's game after it and its new view; or
+    `Refused`, in the rules' or the service's words."""
+    action = parse_move(move)
+    if action is None:
+        raise Refused("That is not a move.")
+    if seen.credential is None:
+        raise Refused("You hold no seat at this table.")
+    try:
+        result = services.perform_action(seen.game.id, seen.credential, action_from_data(action))
+    except RuleError as refused:
+        raise Refused(refused.message) from None
+    except ServiceError as refused:
+        raise Refused(refused.detail) from None
+    assert isinstance(result.body, dict)  # rendered bytes only for an Idempotency-Key
+    return Viewer(result.game, seen.seat, seen.credential), result.body
+
+
+def _step(request: HttpRequest, game: Game) -> int:
+    """The replay's version (`?at=`), 1 to the game's version (the first when unreadable)."""
+    text = request.GET.get("at", "")
+    at = int(text) if text.isascii() and text.isdigit() and len(text) < 10 else 1
+    return min(max(at, 1), game.version)
+
+
+@require_GET
+@game_page
+def replay(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The game at any version (`?at=`), step by step: every card of a finished game shown,
+    the event of each step in words."""
+    seen = viewer(request, game_id)
+    at = _step(request, seen.game)
+    data = {**services.replay_data(seen.game, seen.seat, at), "legal_actions": []}
+    events = seen_events(seen.game, seen.seat, at)
+    names = Names([p["name"] for p in data["players"]], data["you"])
+    context = {
+        **table_context(data, events),
+        "at": at,
+        "last": seen.game.version,
+        "previous": at - 1 if at > 1 else None,
+        "next": at + 1 if at < seen.game.version else None,
+        "step": event_words(*events[-1], names),
+        "finished": seen.game.status == Status.FINISHED,
+    }
+    template = "games/_replay.html" if request.htmx else "games/replay.html"
+    return render(request, template, context)

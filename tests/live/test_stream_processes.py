@@ -1,0 +1,83 @@
+"""An action through one server process reaches a stream, and a long poll, held by another:
+actions go through `main`, streams and polls are held by `other` (a server of its own). On
+PostgreSQL `other` polls every 30 s, so only a notification (LISTEN/NOTIFY) can deliver within
+the bound; on SQLite its poll of the watched games (every 0.1 s) does."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import httpx
+import pytest
+
+from .conftest import Servers
+from .support import GAMES, Follower, act, engine_game, start_game
+
+SEATS = 2
+#: Seconds from an action's answer to its view on a stream in the other process.
+BOUND = 1.5
+
+
+@pytest.fixture(scope="module")
+def listening(servers: Servers) -> None:
+    """`other` hears of `main`'s actions. Its listener connects at its first stream, and an
+    action before that is heard only at the next poll (30 s on PostgreSQL): act on a game it
+    streams until an action is heard within the bound, then once more, where it stops."""
+    actions, states = engine_game(SEATS, seed=13)
+    with httpx.Client(base_url=servers.main.url, timeout=30) as client:
+        table = start_game(client, SEATS, seed=13)
+        follower = Follower(servers.other.url, table.game_id, None, until=states[-1].version)
+        follower.start()
+        follower.wait_version(states[0].version, timeout=10)
+        heard = False
+        for (seat, action), state in zip(actions, states[1:], strict=True):
+            follower.until = state.version if heard else follower.until
+            act(client, table.game_id, table.tokens[seat], action)
+            if heard:
+                break
+            heard = follower.arrival(state.version, BOUND) is not None
+        follower.finish()
+    assert heard, "the other server never heard of an action in time"
+
+
+@pytest.mark.usefixtures("listening")
+def test_an_action_through_one_server_reaches_a_stream_held_by_another(
+    servers: Servers, client: httpx.Client
+) -> None:
+    actions, states = engine_game(SEATS, seed=12)
+    table = start_game(client, SEATS, seed=12)
+    last = states[12].version
+    followers = [Follower(servers.other.url, table.game_id, t, until=last) for t in table.viewers]
+    for follower in followers:
+        follower.start()
+        follower.wait_version(states[0].version, timeout=10)
+    delays = []
+    for (seat, action), state in zip(actions[:12], states[1:13], strict=True):
+        act(client, table.game_id, table.tokens[seat], action)
+        answered = time.monotonic()
+        delays.append(max(f.wait_version(state.version, 10) for f in followers) - answered)
+    shown = sorted(round(delay * 1000) for delay in delays)
+    median, most = shown[len(shown) // 2], shown[-1]
+    print(f"action to frame in another process: median {median} ms, max {most} ms")
+    assert max(delays) < BOUND, shown
+    for follower in followers:
+        events = [frame.id for c in follower.finish() for frame in c.kept()]
+        assert events == list(range(1, last + 1))
+
+
+@pytest.mark.usefixtures("listening")
+def test_a_long_poll_in_one_process_hears_an_action_in_another(
+    servers: Servers, client: httpx.Client
+) -> None:
+    table = start_game(client, SEATS, seed=14)
+    reveal = {"action": "reveal", "column": 0, "row": 0}
+    later = threading.Timer(0.5, act, (client, table.game_id, table.tokens[0], reveal))
+    with httpx.Client(base_url=servers.other.url, timeout=30) as other:
+        began = time.monotonic()
+        later.start()
+        polled = other.get(f"{GAMES}/{table.game_id}/events", params={"after": 4, "wait": 20})
+        took = time.monotonic() - began
+    later.join()
+    assert [event["sequence"] for event in polled.json()["events"]] == [5]
+    assert took < 0.5 + BOUND

@@ -1,0 +1,108 @@
+"""The browser tests' world: the development server as `make run` serves it (migrate, then
+`manage.py runserver`, DEBUG on, SQLite in a file of its own), and Debian's chromium driven by
+Playwright's sync API (the Playwright browser download does not work here).
+
+Without chromium (a developer's machine) every test here is skipped, saying why: never
+passed silently. Every test here is marked `server` (tests/conftest.py: by folder).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from loadtest.server import ROOT, free_port, stop, wait_until_ready
+
+#: Where the test run writes the screenshots the README shows.
+SCREENSHOTS = ROOT / "docs" / "img"
+#: How chromium is started: headless, and nothing that reaches the network by itself.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+NO_BROWSER = (
+    "the browser tests need Debian's chromium (apt-get install chromium) or CHROMIUM=<path>; "
+    "none was found, so they are skipped, not passed"
+)
+
+
+def chromium_path() -> str | None:
+    """CHROMIUM if set, else Debian's /usr/bin/chromium, else `chromium` on the PATH."""
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    path = chromium_path()
+    if path is None:
+        pytest.skip(NO_BROWSER)
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="the browser tests need playwright (requirements-dev.txt)"
+    )
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`make run`'s server on a free port: `manage.py migrate`, then `manage.py runserver`
+    (without the autoreloader, so that stopping it stops it), DEBUG on, a new SQLite file."""
+    database = tmp_path_factory.mktemp("site") / "db.sqlite3"
+    env = {
+        **os.environ,
+        "DEBUG": "true",
+        "DATABASE_URL": f"sqlite:///{database}",
+        "LOG_LEVEL": "CRITICAL",
+    }
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, cwd=ROOT, check=True)
+    port = free_port()
+    server = subprocess.Popen(
+        [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_ready(url, server, timeout=30)
+        yield url
+    finally:
+        stop(server)
+
+
+@pytest.fixture
+def new_page(browser: Any, site: str) -> Iterator[Any]:
+    """Open pages, each in a browser context of its own (its own cookies: another player)."""
+    contexts: list[Any] = []
+
+    def open_page(width: int = 1000, height: int = 800) -> Any:
+        context = browser.new_context(
+            base_url=site, viewport={"width": width, "height": height}, device_scale_factor=1
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()

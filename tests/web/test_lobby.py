@@ -1,0 +1,62 @@
+"""The lobby lists games by status; the table page loads small and reflows on a phone."""
+
+from __future__ import annotations
+
+import gzip
+from typing import Any
+
+from .support import api_create, api_join, api_play, api_view, screenshot
+
+#: The first load of the table page, everything included, compressed (issue 16).
+FIRST_LOAD_LIMIT = 100_000
+
+
+def test_the_lobby_lists_waiting_playing_and_finished_games(new_page: Any, site: str) -> None:
+    waiting = api_create(site, seats=3)
+    api_join(site, waiting, "Cy")
+    playing = api_create(site)
+    api_join(site, playing, "Dee"), api_join(site, playing, "Eve")
+    finished = api_create(site, end_score=1, seed=3)
+    api_play(site, finished, [api_join(site, finished, "Fay"), api_join(site, finished, "Gus")])
+    assert api_view(site, finished)["status"] == "finished"
+
+    page = new_page(height=900)
+    page.goto("/")
+    entry = page.locator(f'li[aria-labelledby="game-{waiting}"]')
+    assert page.get_by_role("region", name="Waiting for players").locator(entry).count() == 1
+    assert "3 seats, 2 open" in entry.inner_text()
+    assert entry.get_by_role("button", name="Join").is_visible()
+    being_played = page.get_by_role("region", name="Being played")
+    assert being_played.get_by_role("link", name="Watch").count() >= 1
+    done = page.get_by_role("region", name="Finished")
+    assert done.locator(f'li[aria-labelledby="game-{finished}"]').get_by_text("winner").count()
+    done.locator(f'li[aria-labelledby="game-{finished}"]').get_by_role("link", name="Replay")
+    screenshot(page, "lobby")
+
+
+def test_the_table_first_load_is_under_100_kb_compressed(new_page: Any, site: str) -> None:
+    """Every response of the first load (the page, its stylesheet and scripts), gzipped;
+    the game's stream excepted, which never ends."""
+    game = api_create(site)
+    api_join(site, game, "Hal"), api_join(site, game, "Ivy")
+    page = new_page()
+    responses: list[Any] = []
+    page.on("response", lambda response: responses.append(response))
+    page.goto(f"/games/{game}", wait_until="load")
+    loaded = [r for r in responses if not r.url.endswith("/stream")]
+    assert {r.request.resource_type for r in loaded} >= {"document", "stylesheet", "script"}
+    assert all(r.url.startswith(site) for r in responses)  # nothing from elsewhere: no CDN
+    compressed = sum(len(gzip.compress(r.body())) for r in loaded)
+    print(f"first load: {len(loaded)} responses, {compressed} bytes gzipped")
+    assert compressed < FIRST_LOAD_LIMIT
+
+
+def test_the_table_reflows_to_one_column_on_a_phone(new_page: Any, site: str) -> None:
+    game = api_create(site, seats=3)
+    for name in ("Jo", "Kim", "Lu"):
+        api_join(site, game, name)
+    page = new_page(width=390, height=844)
+    page.goto(f"/games/{game}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
+    lefts = {round(box["x"]) for box in (s.bounding_box() for s in page.locator(".player").all())}
+    assert len(lefts) == 1, lefts  # the grids one above the other
