@@ -306,28 +306,14 @@ def append_events(
     A game without bots or clock needs neither: its append stays one statement."""
     now = clock.now()
     deadline = clock.deadline_after(game.turn_deadline, before, after, now)
-    bots_due = bool(bot_seats_to_act(after))
-    status = STATUS_OF_PHASE[after.phase]
-    summary = store.Summary(
-        version=after.version,
-        status=status,
-        round=after.round,
-        current_seat=after.current,
-        players_joined=sum(1 for name in after.names if name is not None),
-        totals=list(after.totals),
-        winners=list(after.winners) if after.winners else None,
-        snapshot=snapshot_text(after),
-        turn_deadline=deadline,
-        bots_to_move=bots_due,
-    )
+    summary = _summary(after, deadline)
     new_events = [
         store.NewEvent(event_type(e), schema_version(e), event_to_data(e)) for e in events
     ]
     checkpoints = _new_checkpoints(before, events, after)
     seat_changes = [e for e in events if isinstance(e, PlayerLeft | SeatLeft | SeatAbandoned)]
-    jobs = _Jobs(
-        bots_due and not bots_continue, deadline if deadline != game.turn_deadline else None
-    )
+    new_deadline = deadline if deadline != game.turn_deadline else None
+    jobs = _Jobs(summary.bots_to_move and not bots_continue, new_deadline, after)
     with store.atomic(savepoint=False) if jobs or seat_changes else nullcontext():
         moved = store.append(
             game.id,
@@ -340,31 +326,58 @@ def append_events(
         )
         if moved:
             _change_seats(game, seat_changes)
-            if jobs:
-                tasks.schedule(
-                    game.id, after.version, bots=jobs.bots, deadline=jobs.deadline, turn=after.turn
-                )
+            jobs.schedule(game)
     if not moved:
         raise VersionMoved()
-    game.turn_deadline, game.bots_to_move = deadline, bots_due
-    game.version, game.status, game.round = after.version, status, after.round
+    _moved_on(game, summary, now)
+
+
+def _summary(after: GameState, deadline: datetime | None) -> store.Summary:
+    """The game row's columns once at `after` (`deadline`: its turn's, R13)."""
+    return store.Summary(
+        version=after.version,
+        status=STATUS_OF_PHASE[after.phase],
+        round=after.round,
+        current_seat=after.current,
+        players_joined=sum(1 for name in after.names if name is not None),
+        totals=list(after.totals),
+        winners=list(after.winners) if after.winners else None,
+        snapshot=snapshot_text(after),
+        turn_deadline=deadline,
+        bots_to_move=bool(bot_seats_to_act(after)),
+    )
+
+
+def _moved_on(game: Game, summary: store.Summary, now: datetime) -> None:
+    """`game` as the append left its row (and this process's streams told, once committed)."""
+    game.version, game.status, game.round = summary.version, summary.status, summary.round
     game.current_seat, game.players_joined = summary.current_seat, summary.players_joined
     game.totals, game.winners = summary.totals, summary.winners
+    game.turn_deadline, game.bots_to_move = summary.turn_deadline, summary.bots_to_move
     game.updated_at = now
-    game.snapshot, game.snapshot_version = summary.snapshot, after.version
-    game_id, version = game.id, after.version
+    game.snapshot, game.snapshot_version = summary.snapshot, summary.version
+    game_id, version = game.id, summary.version
     transaction.on_commit(lambda: hub.publish(game_id, version), using=store.write_alias())
 
 
 @dataclass(frozen=True)
 class _Jobs:
-    """The jobs an append queues: its bots' moves, a timeout at a new deadline."""
+    """The jobs an append to `after` queues (R13): its bots' moves, a timeout at a new
+    deadline."""
 
     bots: bool
     deadline: datetime | None
+    after: GameState
 
     def __bool__(self) -> bool:
         return self.bots or self.deadline is not None
+
+    def schedule(self, game: Game) -> None:
+        if self:
+            after = self.after
+            tasks.schedule(
+                game.id, after.version, bots=self.bots, deadline=self.deadline, turn=after.turn
+            )
 
 
 def _change_seats(game: Game, changes: list[PlayerLeft | SeatLeft | SeatAbandoned]) -> None:

@@ -26,10 +26,23 @@ ACTION_STARTS = frozenset(
         "DrawnCardDiscarded",
     }
 )
-#: What an action may cause, said after it; the rest (the turn passing) the page shows.
+#: What an action may cause, said after it; the rest (the turn passing) the page shows. A
+#: seat changing hands (R13) after the last action is said after it too.
 CONSEQUENCES = frozenset(
-    {"ColumnRemoved", "FinalTurnsBegan", "PlayStarted", "RoundEnded", "RoundDealt", "GameEnded"}
+    {
+        "ColumnRemoved",
+        "FinalTurnsBegan",
+        "PlayStarted",
+        "RoundEnded",
+        "RoundDealt",
+        "GameEnded",
+        "PlayerLeft",
+        "SeatLeft",
+        "SeatAbandoned",
+    }
 )
+#: The events that say the service played a seat's turn: said before that turn (R13).
+TIMED_OUT = frozenset({"TurnTimedOut", "SeatAbandoned"})
 
 
 @dataclass(frozen=True)
@@ -112,7 +125,18 @@ EVENT_WORDS: dict[str, Callable[[dict[str, Any], Names], str]] = {
         f"A game for {d['seats']} players is created: end score {d['options']['end_score']}, "
         f"closer penalty {'on' if d['options']['closer_penalty'] else 'off'}."
     ),
-    "PlayerJoined": lambda d, n: f"{n.of(d['seat'])} took seat {d['seat'] + 1}.",
+    "PlayerJoined": lambda d, n: (
+        f"{n.of(d['seat'])} took seat {d['seat'] + 1}"
+        + (f" (a {d['bot']} bot)." if d.get("bot") else ".")
+    ),
+    "PlayerLeft": lambda d, n: f"Seat {d['seat'] + 1} is open again.",
+    "SeatLeft": lambda d, n: f"{n.of(d['seat'])} left: the {d['bot']} bot plays on.",
+    "TurnTimedOut": lambda d, n: (
+        f"{n.possessive(d['seat']).capitalize()} time ran out: the service played the turn."
+    ),
+    "SeatAbandoned": lambda d, n: (
+        f"{n.of(d['seat'])} timed out too often: the {d['bot']} bot plays on."
+    ),
     "RoundDealt": _dealt,
     "CardRevealed": lambda d, n: (
         f"{n.of(d['seat'])} turned up {card(d['value'])} at {position(d)}."
@@ -182,7 +206,8 @@ def turn_words(events: Sequence[Seen], names: Names) -> str:
     if not starts:
         return ""
     last = starts[-1]
-    turn = [events[i] for i in range(_turn_start(events, last), last + 1)]
+    start = _turn_start(events, last)
+    turn = [events[i] for i in range(start, last + 1)]
     (kind, data), *rest = turn
     if kind == "CardDrawn" and data["value"] is None and rest:  # face up now: say it
         turn[0] = (kind, {**data, "value": rest[0][1]["value"]})
@@ -194,4 +219,5 @@ def turn_words(events: Sequence[Seen], names: Names) -> str:
     caused = [
         event_words(kind, data, names) for kind, data in events[last + 1 :] if kind in CONSEQUENCES
     ]
-    return " ".join([sentence, *caused])
+    timed_out = [event_words(*event, names) for event in events[:start] if event[0] in TIMED_OUT]
+    return " ".join([*timed_out[-2:], sentence, *caused])

@@ -15,7 +15,9 @@ from engine.events import (
     GameCreated,
     GameEnded,
     RoundEnded,
+    SeatAbandoned,
     TurnPassed,
+    TurnTimedOut,
 )
 from games.web.words import EVENT_WORDS, Names, event_words, turn_words
 
@@ -94,3 +96,26 @@ def test_every_event_type_has_its_sentence() -> None:
     )
     assert event_words("TurnPassed", {"seat": 0, "next_seat": 1}, BOB) == "Your turn."
     assert event_words("Unknown", {}, NAMES) == "Unknown"
+
+
+def test_seats_changing_hands_are_said() -> None:
+    """R13: a bot's seat, a seat given up or left, and a turn the service played."""
+    assert event_words("PlayerJoined", {"seat": 1, "name": "B", "bot": "greedy"}, NAMES) == (
+        "Bob took seat 2 (a greedy bot)."
+    )
+    assert event_words("PlayerLeft", {"seat": 0}, NAMES) == "Seat 1 is open again."
+    assert event_words("SeatLeft", {"seat": 1, "bot": "greedy"}, BOB) == (
+        "You left: the greedy bot plays on."
+    )
+    events = seen(
+        TurnTimedOut(0),
+        SeatAbandoned(0, "greedy"),
+        CardDrawn(0, 3),
+        DrawnCardDiscarded(0, 3),
+        CardRevealed(0, 2, 1, 11),
+        TurnPassed(0, 1),
+    )
+    assert turn_words(events, NAMES) == (
+        "Ada's time ran out: the service played the turn. Ada timed out too often: the greedy "
+        "bot plays on. Ada drew the 3, discarded it and turned up the 11 at column 3, row 2."
+    )

@@ -1,7 +1,7 @@
 """Real worker processes (`manage.py worker`) on the test database: a clock that runs out is
 played and logged, bots move within a second, a worker killed mid-job is made up for by the
 next one (each move once), two workers never play one timeout twice, and `manage.py run`
-(`make run`) serves with a worker and stops both on one Ctrl-C.
+(`make run`) serves with a worker and stops both on one Ctrl-C; a stream shows the bots' moves.
 
 Clocks are scaled down for these tests by `SKYJO_CLOCK_SCALE` (a setting for tests only): the
 process that appends the move that begins a turn sets its deadline, so this process scales the
@@ -26,6 +26,7 @@ import psycopg
 import pytest
 from django.db import connection
 from django_tasks_db.models import DBTaskResult
+from httpx_sse import connect_sse
 
 from engine.audit import verify_log
 from games import log, services, tasks
@@ -269,3 +270,21 @@ def test_manage_py_run_serves_with_a_worker_and_one_ctrl_c_stops_both(tmp_path: 
         wait_until(lambda: not any(_alive(pid) for pid in processes), 20, "every process to end")
     finally:
         stop(server)
+
+
+def test_a_spectators_stream_shows_the_bots_moves_as_they_are_made(live_server: Any) -> None:
+    """A bot's move is an ordinary append: the live stream (served by this process) shows
+    every move the worker (another process) makes, and ends with the game."""
+    game = services.create_game(seats=2, options={"end_score": 20}, seed=3)
+    url = f"{live_server.url}/api/v1/games/{game.id}/stream"
+    with running_worker(), httpx.Client(timeout=120) as http:
+        services.join_game(game.id, "Greedy", "greedy")
+        services.join_game(game.id, "Randy", "random")
+        with connect_sse(http, "GET", url) as stream:
+            frames = [(frame.event, frame.id) for frame in stream.iter_sse() if frame.data]
+    finished = Game.objects.get(pk=game.id)
+    assert finished.status == "finished"
+    events = [(kind, int(sequence)) for kind, sequence in frames if kind != "view"]
+    assert len(events) < len(frames)  # and the views after the moves
+    assert [sequence for _, sequence in events] == list(range(1, finished.version + 1))
+    assert events[-1][0] == "GameEnded"

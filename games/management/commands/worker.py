@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import CommandParser
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
 from django_tasks_db.management.commands.db_worker import Command as DatabaseWorkerCommand
 from django_tasks_db.management.commands.db_worker import Worker
@@ -26,6 +26,9 @@ from django_tasks_db.management.commands.db_worker import Worker
 from games import services
 
 logger = logging.getLogger("games.worker")
+
+#: Seconds a worker keeps a database connection unless `CONN_MAX_AGE` says otherwise.
+KEPT_CONNECTIONS = 60
 
 
 class SweepingWorker(Worker):
@@ -55,6 +58,20 @@ def _sweep_forever() -> None:
         time.sleep(settings.SKYJO_SWEEP_SECONDS)
 
 
+def _keep_connections() -> None:
+    """A worker looks at the queue every `SKYJO_WORKER_INTERVAL` and closes its connections
+    between looks unless they are kept: it keeps them for `KEPT_CONNECTIONS` seconds, as
+    `make serve`'s threads do without a pool, unless `CONN_MAX_AGE` is set (on PostgreSQL
+    every connection forks a server process: seven a second otherwise). A pool (`DB_POOL_SIZE`)
+    keeps them already, and wants `CONN_MAX_AGE` 0."""
+    if "CONN_MAX_AGE" in os.environ:
+        return
+    for alias in connections:
+        database = connections.settings[alias]
+        if "pool" not in database.get("OPTIONS", {}):
+            database["CONN_MAX_AGE"] = KEPT_CONNECTIONS
+
+
 class Command(DatabaseWorkerCommand):
     help = "Run the bots' moves and the turns' timeouts (a django-tasks database worker)."
 
@@ -73,6 +90,7 @@ class Command(DatabaseWorkerCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         self.configure_logging(options["verbosity"])
+        _keep_connections()
         worker = SweepingWorker(
             queue_names=options["queue_name"].split(","),
             interval=options["interval"],
