@@ -24,8 +24,13 @@ ACTION_STARTS = frozenset(
         "DiscardTaken",
         "CardReplaced",
         "DrawnCardDiscarded",
+        "PlayerLeft",
+        "SeatLeft",
+        "TurnTimedOut",
     }
 )
+#: The events that say the service, not the seat's player, made the moves that follow.
+TIMED_OUT = frozenset({"TurnTimedOut", "SeatAbandoned"})
 #: What an action may cause, said after it; the rest (the turn passing) the page shows.
 CONSEQUENCES = frozenset(
     {"ColumnRemoved", "FinalTurnsBegan", "PlayStarted", "RoundEnded", "RoundDealt", "GameEnded"}
@@ -134,6 +139,12 @@ EVENT_WORDS: dict[str, Callable[[dict[str, Any], Names], str]] = {
     "FinalTurnsBegan": _final_turns,
     "RoundEnded": lambda d, n: f"Round {d['round']} is over: {_scores(d, n)}.",
     "GameEnded": _winners,
+    "PlayerLeft": lambda d, n: f"{n.of(d['seat'])} left: seat {d['seat'] + 1} is open again.",
+    "SeatLeft": lambda d, n: f"{n.of(d['seat'])} left: the {d['bot']} bot plays the seat now.",
+    "TurnTimedOut": lambda d, n: f"{n.of(d['seat'])} ran out of time.",
+    "SeatAbandoned": lambda d, n: (
+        f"{n.of(d['seat'])} ran out of time too often: the {d['bot']} bot plays the seat now."
+    ),
 }
 
 
@@ -182,7 +193,10 @@ def turn_words(events: Sequence[Seen], names: Names) -> str:
     if not starts:
         return ""
     last = starts[-1]
-    turn = [events[i] for i in range(_turn_start(events, last), last + 1)]
+    if events[last][0] not in _PHRASED:  # leaving, a turn's time running out: said whole
+        return " ".join(event_words(kind, data, names) for kind, data in events[last:])
+    begin = _turn_start(events, last)
+    turn = [events[i] for i in range(begin, last + 1)]
     (kind, data), *rest = turn
     if kind == "CardDrawn" and data["value"] is None and rest:  # face up now: say it
         turn[0] = (kind, {**data, "value": rest[0][1]["value"]})
@@ -194,4 +208,24 @@ def turn_words(events: Sequence[Seen], names: Names) -> str:
     caused = [
         event_words(kind, data, names) for kind, data in events[last + 1 :] if kind in CONSEQUENCES
     ]
-    return " ".join([sentence, *caused])
+    return " ".join([_timed_out(events[:begin], names), sentence, *caused]).lstrip()
+
+
+#: The actions `_phrase` says as part of a turn.
+_PHRASED = ACTION_STARTS - {"PlayerLeft", "SeatLeft", "TurnTimedOut"}
+
+
+def _timed_out(before: Sequence[Seen], names: Names) -> str:
+    """ "Ada ran out of time:" when the service played the turn (`TurnTimedOut` just before
+    it), saying so when the seat went to a bot for good (`SeatAbandoned`); else ""."""
+    kinds: dict[str, dict[str, Any]] = {}
+    for kind, data in reversed(before):
+        if kind not in TIMED_OUT:
+            break
+        kinds[kind] = data
+    if "TurnTimedOut" not in kinds:
+        return ""
+    who = names.of(kinds["TurnTimedOut"]["seat"])
+    abandoned = kinds.get("SeatAbandoned")
+    bot = f" (the {abandoned['bot']} bot plays the seat from now on)" if abandoned else ""
+    return f"{who} ran out of time{bot}:"
