@@ -20,6 +20,7 @@ from games.shapes import (
     HistorySerializer,
     LastActionSerializer,
 )
+from games.web.forms import CreateGameForm
 from loadtest import apps as loadtest_apps
 from skyjo_service.env import env_bool, env_float, env_int, env_list
 
@@ -67,3 +68,6 @@ Seat.joined_at
 # to check that none is ever lost or duplicated).
 Grid.is_up, Grid.is_gone
 GameState.cards_in_play
+
+# The create form's seat choices, read by the lobby's template.
+CreateGameForm.seat_fields

@@ -10,12 +10,26 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from engine import POSITION_KINDS, TURN_ACTION_KINDS
-from engine.options import DEFAULT_END_SCORE, MAX_END_SCORE, MAX_SEATS, MIN_SEATS
+from engine.options import (
+    DEFAULT_END_SCORE,
+    DEFAULT_MAX_TIMEOUTS,
+    MAX_END_SCORE,
+    MAX_MAX_TIMEOUTS,
+    MAX_SEATS,
+    MAX_TURN_SECONDS,
+    MIN_MAX_TIMEOUTS,
+    MIN_SEATS,
+    MIN_TURN_SECONDS,
+)
 
+from ..bots import STRATEGY_NAMES
 from ..inputs import AnyActionSerializer
 from ..names import MAX_NAME_LENGTH, is_valid_name, normalized_name
 
 NAME_RULE = "1 to 40 printable characters, not only spaces."
+#: A seat's player in the create form: a person (who joins later, or the creator), or a bot.
+PERSON = ""
+BOT_CHOICES = [(PERSON, "A person"), *((name, f"Bot: {name}") for name in STRATEGY_NAMES)]
 
 
 class NameField(forms.CharField):
@@ -40,10 +54,6 @@ class CreateGameForm(forms.Form):
     """A new game: seats and rule options (R2, R12), and the creator's name to take the first
     seat at once (optional: leave it empty to open a table for others)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("label_suffix", "")
-        super().__init__(*args, **kwargs)
-
     seats = forms.IntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, initial=2, label="Seats")
     end_score = forms.IntegerField(
         min_value=1,
@@ -58,14 +68,73 @@ class CreateGameForm(forms.Form):
         label="Closer penalty",
         help_text="Double the closer's round score unless it is strictly the lowest.",
     )
-    name = NameField(required=False, label="Your name", help_text="Take the first seat (optional).")
+    name = NameField(
+        required=False, label="Your name", help_text="Take the first person's seat (optional)."
+    )
+    turn_seconds = forms.IntegerField(
+        required=False,
+        min_value=MIN_TURN_SECONDS,
+        max_value=MAX_TURN_SECONDS,
+        label="Turn clock (seconds)",
+        help_text="Empty: no clock. When a turn's time runs out, the server plays it.",
+    )
+    max_timeouts = forms.IntegerField(
+        required=False,
+        min_value=MIN_MAX_TIMEOUTS,
+        max_value=MAX_MAX_TIMEOUTS,
+        initial=DEFAULT_MAX_TIMEOUTS,
+        label="Timeouts before a bot takes the seat",
+        help_text="Turns in a row that run out; only with a clock.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        for seat in range(MAX_SEATS):
+            self.fields[seat_field(seat)] = forms.ChoiceField(
+                choices=BOT_CHOICES, required=False, label=f"Seat {seat + 1}"
+            )
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        """The seats' choices (person or bot), for the template."""
+        return [self[seat_field(seat)] for seat in range(MAX_SEATS)]
+
+    def clean(self) -> dict[str, Any] | None:
+        data = super().clean() or {}
+        if "seats" in data and self.bots(data) is None:
+            raise ValidationError(
+                "Bots sit before the seats left open for people: choose bots for the first "
+                "seats (after yours), people for the last."
+            )
+        return data
+
+    def bots(self, data: dict[str, Any] | None = None) -> list[str | None] | None:
+        """Who takes the seats at once, in seat order: a strategy for a bot, None for the
+        creator; None (no list) when a bot would come after a seat left open (seats are
+        taken in order, so it could not sit where it was put)."""
+        data = self.cleaned_data if data is None else data
+        chosen = [data.get(seat_field(seat)) or PERSON for seat in range(data["seats"])]
+        takers: list[str | None] = []
+        creator = bool(data.get("name"))
+        for seat, choice in enumerate(chosen):
+            if choice == PERSON and not creator:
+                return takers if all(c == PERSON for c in chosen[seat:]) else None
+            takers.append(choice or None)
+            creator = creator and choice != PERSON
+        return takers
 
     def options(self) -> dict[str, Any]:
         """The rule options as the API's `options` object (`Options(**options)`)."""
         return {
             "end_score": self.cleaned_data["end_score"],
             "closer_penalty": self.cleaned_data["closer_penalty"],
+            "turn_seconds": self.cleaned_data["turn_seconds"],
+            "max_timeouts": self.cleaned_data["max_timeouts"] or DEFAULT_MAX_TIMEOUTS,
         }
+
+
+def seat_field(seat: int) -> str:
+    return f"seat_{seat + 1}"
 
 
 class JoinForm(forms.Form):

@@ -9,6 +9,7 @@ button sends (`forms.parse_move` reads it back).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from engine.cards import COLUMNS, ROWS
@@ -82,6 +83,7 @@ def _panel(
         "mine": seat == you,
         "total": player["total"],
         "bot": player.get("bot"),  # bot seats (issue 15): the strategy's name
+        "timeouts": player.get("timeouts", 0) if data["options"].get("turn_seconds") else None,
         "current": seat == data["current_seat"],
         "closer": seat == data["closer_seat"],
         "cells": grid_cells(player["grid"], moves if seat == you else None),
@@ -199,6 +201,19 @@ def standings(data: dict[str, Any], names: Names) -> list[dict[str, Any]]:
     ]
 
 
+def clock(data: dict[str, Any], names: Names, now: datetime | None = None) -> dict[str, Any] | None:
+    """The turn's countdown when there is a clock: its deadline (the page's script counts
+    down to it; the server keeps the time) and whose it is; None without one."""
+    deadline = data.get("turn_deadline")
+    if deadline is None:
+        return None
+    at = datetime.fromisoformat(deadline.replace("Z", "+00:00"))
+    left = max(0, int((at - (now or datetime.now(UTC))).total_seconds() + 0.999))
+    seat = data["current_seat"]
+    whose = "Setup reveals" if seat is None else f"{names.possessive(seat).capitalize()} turn"
+    return {"deadline": deadline, "seconds": left, "whose": whose}
+
+
 def table_context(data: dict[str, Any], events: Sequence[Seen]) -> dict[str, Any]:
     """Everything the table's templates show, from the viewer's game resource `data` and the
     log's last few events as the viewer sees them (for the last action in words)."""
@@ -212,6 +227,7 @@ def table_context(data: dict[str, Any], events: Sequence[Seen]) -> dict[str, Any
     return {
         "game": data,
         "headline": headline(data, names),
+        "clock": clock(data, names),
         "prompt": prompt(data),
         "last_action": turn_words(events, names),
         "others": panels,

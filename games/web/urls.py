@@ -13,5 +13,6 @@ urlpatterns = [
     path("games/<str:game_id>/table", views.table_partial, name="table-partial"),
     path("games/<str:game_id>/join", views.join, name="join"),
     path("games/<str:game_id>/act", views.act, name="act"),
+    path("games/<str:game_id>/leave", views.leave, name="leave"),
     path("games/<str:game_id>/replay", views.replay, name="replay"),
 ]

@@ -18,13 +18,14 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from engine import action_from_data, event_for_viewer
 from engine.errors import RuleError
 
-from .. import log, services
+from .. import bots, log, services
 from ..api.throttling import GameCreationThrottle
 from ..auth import SeatCredential
 from ..errors import GameNotFound, InvalidToken, ServiceError
@@ -35,8 +36,6 @@ from .seats import drop_seat, held_credential, held_games, hold_seat
 from .table import table_context
 from .words import Names, Seen, event_words
 
-#: The spectator's stream of a game (issue 14): its `view` frames make the table re-read itself.
-STREAM_PATH = "/api/v1/games/{}/stream"
 #: Events read back for the last action in words: a whole turn and what it caused fit.
 TURN_EVENTS = 10
 #: Games each list of the lobby shows, the most recently active first.
@@ -112,9 +111,11 @@ def _entry(summary: dict[str, Any]) -> dict[str, Any]:
             "name": name,
             "total": summary["totals"][seat] if summary["totals"] else 0,
             "winner": seat in winners,
+            "bot": summary["bots"][seat],
         }
         for seat, name in enumerate(summary["players"])
     ]
+    summary["bot_count"] = sum(bot is not None for bot in summary["bots"])
     return summary
 
 
@@ -147,7 +148,8 @@ def _may_create(request: HttpRequest) -> bool:
 
 @require_POST
 def create(request: HttpRequest) -> HttpResponse:
-    """Create a game (and, with a name, take its first seat); then show its table."""
+    """Create a game, seat its bots and (with a name) its creator, in seat order, through the
+    service the API joins with; then show its table."""
     form = CreateGameForm(request.POST)
     if not form.is_valid():
         return _render_lobby(request, form, status=400)
@@ -155,8 +157,11 @@ def create(request: HttpRequest) -> HttpResponse:
         messages.error(request, "Too many games created from your address: wait a while.")
         return _render_lobby(request, form, status=429)
     game = services.create_game(seats=form.cleaned_data["seats"], options=form.options(), seed=None)
-    if form.cleaned_data["name"]:
-        _join(request, str(game.id), form.cleaned_data["name"])
+    for bot in form.bots() or ():
+        if bot is None:
+            _join(request, str(game.id), form.cleaned_data["name"])
+        else:
+            services.join_game(game.id, bots.default_name(bot), bot)  # as the API seats a bot
     return redirect("web:table", game_id=game.id)
 
 
@@ -192,7 +197,7 @@ def _table_context(seen: Viewer, data: dict[str, Any]) -> dict[str, Any]:
     """The table's context for the viewer's game resource `data`, with its stream and, for a
     browser not yet seated at a waiting game, the form to join it."""
     context = table_context(data, seen_events(seen.game, seen.seat, data["version"]))
-    context["stream"] = STREAM_PATH.format(seen.game.id)
+    context["stream"] = reverse("stream", args=[seen.game.id])  # the spectator's (issue 14)
     if data["status"] == Status.WAITING and seen.seat is None:
         form = context["join_form"] = JoinForm(auto_id="join-%s")
         form.fields["name"].widget.attrs["hx-preserve"] = "true"  # a name being typed stays
@@ -213,7 +218,38 @@ def table(request: HttpRequest, game_id: str) -> HttpResponse:
     words, the round's results and the final standings."""
     seen = viewer(request, game_id)
     context = _table_context(seen, _view_data(seen))
+    context["leave"] = _leave_words(seen)
     return render(request, "games/table.html", context)
+
+
+def _leave_words(seen: Viewer) -> str:
+    """What leaving the seat does, said beside its button ("" when there is none to leave)."""
+    if seen.seat is None or seen.game.status == Status.FINISHED:
+        return ""
+    if seen.game.status == Status.WAITING:
+        return "Your seat opens again for someone else."
+    return f"The {bots.REPLACEMENT} bot plays it to the end of the game."
+
+
+@require_POST
+@game_page
+def leave(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Give the browser's seat up through the API's use case (a waiting game's seat opens
+    again, a started game's goes to a bot); the session forgets its token, the page watches."""
+    seen = viewer(request, game_id)
+    if seen.seat is None:
+        messages.error(request, "You hold no seat at this table.")
+        return redirect("web:table", game_id=seen.game.id)
+    try:
+        services.leave_seat(seen.game.id, seen.seat, seen.credential)
+    except RuleError as refused:
+        messages.error(request, refused.message)
+    except ServiceError as refused:
+        messages.error(request, refused.detail)
+    else:
+        drop_seat(request, str(seen.game.id))
+        messages.info(request, "You left your seat. " + _leave_words(seen))
+    return redirect("web:table", game_id=seen.game.id)
 
 
 @require_GET

@@ -24,25 +24,17 @@ ACTION_STARTS = frozenset(
         "DiscardTaken",
         "CardReplaced",
         "DrawnCardDiscarded",
-    }
-)
-#: What an action may cause, said after it; the rest (the turn passing) the page shows. A
-#: seat changing hands (R13) after the last action is said after it too.
-CONSEQUENCES = frozenset(
-    {
-        "ColumnRemoved",
-        "FinalTurnsBegan",
-        "PlayStarted",
-        "RoundEnded",
-        "RoundDealt",
-        "GameEnded",
         "PlayerLeft",
         "SeatLeft",
-        "SeatAbandoned",
+        "TurnTimedOut",
     }
 )
-#: The events that say the service played a seat's turn: said before that turn (R13).
+#: The events that say the service, not the seat's player, made the moves that follow.
 TIMED_OUT = frozenset({"TurnTimedOut", "SeatAbandoned"})
+#: What an action may cause, said after it; the rest (the turn passing) the page shows.
+CONSEQUENCES = frozenset(
+    {"ColumnRemoved", "FinalTurnsBegan", "PlayStarted", "RoundEnded", "RoundDealt", "GameEnded"}
+)
 
 
 @dataclass(frozen=True)
@@ -129,14 +121,6 @@ EVENT_WORDS: dict[str, Callable[[dict[str, Any], Names], str]] = {
         f"{n.of(d['seat'])} took seat {d['seat'] + 1}"
         + (f" (a {d['bot']} bot)." if d.get("bot") else ".")
     ),
-    "PlayerLeft": lambda d, n: f"Seat {d['seat'] + 1} is open again.",
-    "SeatLeft": lambda d, n: f"{n.of(d['seat'])} left: the {d['bot']} bot plays on.",
-    "TurnTimedOut": lambda d, n: (
-        f"{n.possessive(d['seat']).capitalize()} time ran out: the service played the turn."
-    ),
-    "SeatAbandoned": lambda d, n: (
-        f"{n.of(d['seat'])} timed out too often: the {d['bot']} bot plays on."
-    ),
     "RoundDealt": _dealt,
     "CardRevealed": lambda d, n: (
         f"{n.of(d['seat'])} turned up {card(d['value'])} at {position(d)}."
@@ -158,6 +142,12 @@ EVENT_WORDS: dict[str, Callable[[dict[str, Any], Names], str]] = {
     "FinalTurnsBegan": _final_turns,
     "RoundEnded": lambda d, n: f"Round {d['round']} is over: {_scores(d, n)}.",
     "GameEnded": _winners,
+    "PlayerLeft": lambda d, n: f"{n.of(d['seat'])} left: seat {d['seat'] + 1} is open again.",
+    "SeatLeft": lambda d, n: f"{n.of(d['seat'])} left: the {d['bot']} bot plays the seat now.",
+    "TurnTimedOut": lambda d, n: f"{n.of(d['seat'])} ran out of time.",
+    "SeatAbandoned": lambda d, n: (
+        f"{n.of(d['seat'])} ran out of time too often: the {d['bot']} bot plays the seat now."
+    ),
 }
 
 
@@ -206,8 +196,10 @@ def turn_words(events: Sequence[Seen], names: Names) -> str:
     if not starts:
         return ""
     last = starts[-1]
-    start = _turn_start(events, last)
-    turn = [events[i] for i in range(start, last + 1)]
+    if events[last][0] not in _PHRASED:  # leaving, a turn's time running out: said whole
+        return " ".join(event_words(kind, data, names) for kind, data in events[last:])
+    begin = _turn_start(events, last)
+    turn = [events[i] for i in range(begin, last + 1)]
     (kind, data), *rest = turn
     if kind == "CardDrawn" and data["value"] is None and rest:  # face up now: say it
         turn[0] = (kind, {**data, "value": rest[0][1]["value"]})
@@ -219,5 +211,24 @@ def turn_words(events: Sequence[Seen], names: Names) -> str:
     caused = [
         event_words(kind, data, names) for kind, data in events[last + 1 :] if kind in CONSEQUENCES
     ]
-    timed_out = [event_words(*event, names) for event in events[:start] if event[0] in TIMED_OUT]
-    return " ".join([*timed_out[-2:], sentence, *caused])
+    return " ".join([_timed_out(events[:begin], names), sentence, *caused]).lstrip()
+
+
+#: The actions `_phrase` says as part of a turn.
+_PHRASED = ACTION_STARTS - {"PlayerLeft", "SeatLeft", "TurnTimedOut"}
+
+
+def _timed_out(before: Sequence[Seen], names: Names) -> str:
+    """ "Ada ran out of time:" when the service played the turn (`TurnTimedOut` just before
+    it), saying so when the seat went to a bot for good (`SeatAbandoned`); else ""."""
+    kinds: dict[str, dict[str, Any]] = {}
+    for kind, data in reversed(before):
+        if kind not in TIMED_OUT:
+            break
+        kinds[kind] = data
+    if "TurnTimedOut" not in kinds:
+        return ""
+    who = names.of(kinds["TurnTimedOut"]["seat"])
+    abandoned = kinds.get("SeatAbandoned")
+    bot = f" (the {abandoned['bot']} bot plays the seat from now on)" if abandoned else ""
+    return f"{who} ran out of time{bot}:"

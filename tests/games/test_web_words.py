@@ -103,9 +103,9 @@ def test_seats_changing_hands_are_said() -> None:
     assert event_words("PlayerJoined", {"seat": 1, "name": "B", "bot": "greedy"}, NAMES) == (
         "Bob took seat 2 (a greedy bot)."
     )
-    assert event_words("PlayerLeft", {"seat": 0}, NAMES) == "Seat 1 is open again."
+    assert event_words("PlayerLeft", {"seat": 0}, NAMES) == "Ada left: seat 1 is open again."
     assert event_words("SeatLeft", {"seat": 1, "bot": "greedy"}, BOB) == (
-        "You left: the greedy bot plays on."
+        "You left: the greedy bot plays the seat now."
     )
     events = seen(
         TurnTimedOut(0),
@@ -116,6 +116,6 @@ def test_seats_changing_hands_are_said() -> None:
         TurnPassed(0, 1),
     )
     assert turn_words(events, NAMES) == (
-        "Ada's time ran out: the service played the turn. Ada timed out too often: the greedy "
-        "bot plays on. Ada drew the 3, discarded it and turned up the 11 at column 3, row 2."
+        "Ada ran out of time (the greedy bot plays the seat from now on): Ada drew the 3, "
+        "discarded it and turned up the 11 at column 3, row 2."
     )

@@ -1,5 +1,6 @@
 """The browser tests' world: the development server as `make run` serves it (migrate, then
-`manage.py runserver`, DEBUG on, SQLite in a file of its own), and Debian's chromium driven by
+`manage.py run`, the development server with its worker, DEBUG on, SQLite in a file of
+its own), and Debian's chromium driven by
 Playwright's sync API (the Playwright browser download does not work here).
 
 Without chromium (a developer's machine) every test here is skipped, saying why: never
@@ -8,8 +9,10 @@ passed silently. Every test here is marked `server` (tests/conftest.py: by folde
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -60,33 +63,53 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
+#: Turns' clocks in the tests: a 5-second clock (the shortest) runs out in 1.5 s.
+CLOCK_SCALE = 0.3
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`make run`'s server on a free port: `manage.py migrate`, then `manage.py runserver`
-    (without the autoreloader, so that stopping it stops it), DEBUG on, a new SQLite file."""
+    """`make run`'s server on a free port: `manage.py migrate`, then `manage.py run` (the
+    development server with a worker beside it, for the bots' moves and the clocks; without
+    the autoreloader, so that code edited during a run does not restart it), DEBUG
+    on, a new SQLite file, clocks scaled by `CLOCK_SCALE`. Stopped as a terminal's Ctrl-C
+    stops it (SIGINT to its process group), then killed if it lingers."""
     database = tmp_path_factory.mktemp("site") / "db.sqlite3"
     env = {
         **os.environ,
         "DEBUG": "true",
         "DATABASE_URL": f"sqlite:///{database}",
         "LOG_LEVEL": "CRITICAL",
+        "SKYJO_CLOCK_SCALE": str(CLOCK_SCALE),
+        "SKYJO_WORKER_INTERVAL": "0.05",
     }
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, cwd=ROOT, check=True)
     port = free_port()
     server = subprocess.Popen(
-        [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"],
+        [*manage, "run", "--noreload", f"127.0.0.1:{port}"],
         env=env,
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        start_new_session=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_until_ready(url, server, timeout=30)
+        wait_until_ready(url, server, timeout=60)
         yield url
     finally:
+        _interrupt(server)
+
+
+def _interrupt(server: subprocess.Popen[bytes]) -> None:
+    """Ctrl-C (the server stops its worker), then SIGKILL to the group if it lingers."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(server.pid, signal.SIGINT)
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
         stop(server)
 
 

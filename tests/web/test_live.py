@@ -27,6 +27,7 @@ StandInEventSource.CONNECTING = 0;
 StandInEventSource.OPEN = 1;
 StandInEventSource.CLOSED = 2;
 window.EventSource = StandInEventSource;
+window.skyjoSafetyMs = 1e9;  // no re-read but the frames' (the page's net under the stream)
 """
 VIEW_FRAME = "window.streams[0].dispatchEvent(new MessageEvent('view', {data: '{}'}))"
 

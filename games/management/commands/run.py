@@ -28,10 +28,17 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("addrport", nargs="?", default="127.0.0.1:8000")
+        parser.add_argument(
+            "--noreload",
+            action="store_false",
+            dest="use_reloader",
+            help="Serve without the autoreloader (the browser tests: code edited meanwhile "
+            "does not restart the server under them).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if os.environ.get(DJANGO_AUTORELOAD_ENV) == "true":  # the reloader's server process
-            call_command("runserver", options["addrport"])
+            call_command("runserver", options["addrport"])  # the reloader's: it reloads
             return
         worker = subprocess.Popen(  # a group of its own: its reloader's child stops with it
             [sys.executable, str(settings.BASE_DIR / "manage.py"), "worker"],
@@ -39,7 +46,7 @@ class Command(BaseCommand):
             start_new_session=True,
         )
         try:
-            call_command("runserver", options["addrport"])
+            call_command("runserver", options["addrport"], use_reloader=options["use_reloader"])
         finally:
             _stop(worker)
 

@@ -38,6 +38,33 @@
     if (next) next.focus();
   });
 
+  // A `view` frame that came while the table was already being re-read is not lost: the
+  // newest version the stream told of is kept, and the table re-read once more after its
+  // request if it still shows an older one (htmx drops a trigger while a request is out).
+  var toldVersion = 0;
+  function catchUp() {
+    var current = table();
+    if (!current || current.classList.contains("htmx-request")) return;
+    if (toldVersion > Number(current.dataset.version)) htmx.trigger(current, "poll");
+  }
+  document.addEventListener("htmx:sseMessage", function (event) {
+    if (event.detail.type !== "view") return;
+    var found = /"version":\s*(\d+)/.exec(event.detail.data || "");
+    if (found) toldVersion = Math.max(toldVersion, Number(found[1]));
+    window.setTimeout(catchUp, 0);
+  });
+  document.addEventListener("htmx:afterRequest", function () {
+    window.setTimeout(catchUp, 60);
+  });
+  // A net under the stream: it has been seen to miss a move under `manage.py run` (no frame
+  // came for it; see the branch's report), so the table also re-reads itself now and then
+  // (204, one read, while it is current).
+  var SAFETY_MS = window.skyjoSafetyMs || 2000; // a test of the stream's wiring turns it off
+  window.setInterval(function () {
+    var current = table();
+    if (current && !poller && current.dataset.status !== "finished") poll();
+  }, SAFETY_MS);
+
   // Without the game's stream (a proxy that cuts it, a server without it), poll instead:
   // the partial answers 204 while the page is current.
   function poll() {
@@ -51,6 +78,34 @@
     window.clearInterval(poller);
     poller = null;
   });
+
+  // The turn's countdown: counts down to the deadline the server rendered (the server keeps
+  // the time: when it runs out, the stream brings the turn it played).
+  var COUNTDOWN_MS = 250;
+  function countDown() {
+    var shown = document.querySelectorAll(".countdown[data-deadline]");
+    for (var i = 0; i < shown.length; i++) {
+      var left = (Date.parse(shown[i].dataset.deadline) - Date.now()) / 1000;
+      shown[i].textContent = String(Math.max(0, Math.ceil(left)));
+    }
+  }
+  window.setInterval(countDown, COUNTDOWN_MS);
+  document.addEventListener("DOMContentLoaded", countDown);
+  document.addEventListener("htmx:afterSettle", countDown);
+
+  // The create form shows a person-or-bot choice for the seats the game has, no more.
+  function showSeats() {
+    var seats = document.getElementById("id_seats");
+    if (!seats) return;
+    var choices = document.querySelectorAll(".seat-choice[data-seat]");
+    for (var i = 0; i < choices.length; i++) {
+      choices[i].hidden = Number(choices[i].dataset.seat) > Number(seats.value || 0);
+    }
+  }
+  document.addEventListener("input", function (event) {
+    if (event.target && event.target.id === "id_seats") showSeats();
+  });
+  document.addEventListener("DOMContentLoaded", showSeats);
 
   // The replay's play / pause (its button is re-rendered with every step: the state is here).
   function showPlayer() {
