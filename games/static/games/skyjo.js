@@ -56,9 +56,9 @@
   document.addEventListener("htmx:afterRequest", function () {
     window.setTimeout(catchUp, 60);
   });
-  // A net under the stream: it has been seen to miss a move under `manage.py run` (no frame
-  // came for it; see the branch's report), so the table also re-reads itself now and then
-  // (204, one read, while it is current).
+  // A net under the stream: the server sends every frame (its log shows them), but a page
+  // can still miss one (a trigger dropped at a bad moment, a sleeping tab), so the table also
+  // re-reads itself now and then (204, one read, while it is current).
   var SAFETY_MS = window.skyjoSafetyMs || 2000; // a test of the stream's wiring turns it off
   window.setInterval(function () {
     var current = table();
