@@ -12,10 +12,12 @@ from rest_framework.views import APIView
 from .. import services, streams
 from ..api.headers import last_event_id, seat_credential
 from ..api.renderers import JSONRenderer
+from ..auth import SeatCredential
 from ..api.sse import EVENT_STREAM, EventStreamRenderer
 from ..errors import TooManyStreams
 from ..inputs import StreamQuerySerializer
 from ..live import hub, release_connections
+from ..models import Game
 from ..schema import GAME_ID, RETRY_AFTER, SEAT_OR_SPECTATOR, problems, whole_number
 
 _FRAMES = """\
@@ -82,16 +84,26 @@ class StreamView(APIView):
         },
     )
     def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
-        game, seat = services.game_and_seat(game_id, seat_credential(request), required=False)
+        credential = seat_credential(request)
+        game, seat = services.game_and_seat(game_id, credential, required=False)
         after = _start(request)
         if hub.streams >= settings.LIVE_MAX_STREAMS:
             raise TooManyStreams()
+        viewer = _viewer(game, seat, credential)
         release_connections()
-        response = StreamingHttpResponse(streams.stream(game, seat, after), EVENT_STREAM)
+        response = StreamingHttpResponse(streams.stream(game, viewer, after), EVENT_STREAM)
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # nginx: pass each frame on at once
         response["Vary"] = "Authorization"
         return response
+
+
+def _viewer(game: Game, seat: int | None, credential: SeatCredential | None) -> streams.Viewer:
+    """Who the stream is for, with the seat's binding as it is now (the stream ends when it
+    changes)."""
+    if seat is None or credential is None:
+        return streams.Viewer()
+    return streams.Viewer(seat, services.seat_binding(game.id, seat, credential))
 
 
 def _start(request: Request) -> int:
