@@ -347,6 +347,7 @@ SPECTACULAR_SETTINGS = {
         # Each action shape's constant `action`, e.g. TakeDiscardActionKind (games.inputs).
         **{f"{action.__name__}ActionKind": [kind] for kind, action in TURN_ACTIONS.items()},
         "HistoryFormatVersion": "games.shapes.HISTORY_FORMAT_VERSIONS",
+        "StreamFrameKind": "games.shapes.STREAM_FRAME_EVENTS",
         # The `type` of each event's schema (games.event_shapes): an enum of one value.
         **{f"{name}EventType": [name] for name in EVENT_TYPES},
     },

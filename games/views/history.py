@@ -52,7 +52,9 @@ class EventFeedView(PerViewerView):
         "first discard, a draw shows its value to the drawer only (R7). Once the game is "
         "finished nothing is hidden. Poll with `after` set to the last `sequence` you have, "
         "and `wait` to be answered as soon as there is news (or stream the game: "
-        "`GET /api/v1/games/{id}/stream`). The `ETag` is the game's version.",
+        "`GET /api/v1/games/{id}/stream`). The `ETag` is the game's version. A long poll "
+        "answers as its token stands when it answers: a token rotated, or a seat left, while "
+        "it waited is refused with 401.",
         tags=["history"],
         auth=SEAT_OR_SPECTATOR,
         parameters=[

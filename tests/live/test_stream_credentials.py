@@ -27,9 +27,9 @@ from .support import (
     act,
     bearer,
     engine_game,
+    frames,
     get_view,
     join,
-    frames,
     start_game,
     stream_url,
 )
