@@ -118,13 +118,16 @@ class Hub:
             watched = self._games.get(game_id)
             return 0 if watched is None else watched.version
 
-    def shared_read(self, key: Any, read: Callable[[], T]) -> T:
+    def shared_read(
+        self, key: Any, read: Callable[[], T], fresh_within: float = _READS_KEPT_SECONDS
+    ) -> T:
         """`read()`'s answer, run once by a reader thread for every caller asking with `key`
-        within `_READS_KEPT_SECONDS` (a failed read is tried again by the next caller)."""
+        within `fresh_within` seconds of the read's start (at most `_READS_KEPT_SECONDS`; a
+        failed read is tried again by the next caller)."""
         with self._lock:
             self._forget_old_reads()
             kept = self._reads.get(key)
-            if kept is None or (kept[1].done() and kept[1].exception() is not None):
+            if kept is None or _stale(kept, fresh_within):
                 kept = (time.monotonic(), self._executor().submit(_released_after, read))
                 self._reads[key] = kept
         result: T = kept[1].result()
@@ -215,6 +218,13 @@ class Hub:
             self.publish(uuid.UUID(game), int(version))
         except ValueError:
             logger.warning("live: ignored the notification %r", payload)
+
+
+def _stale(kept: tuple[float, Future[Any]], fresh_within: float) -> bool:
+    """Whether a kept read is too old for its caller, or failed."""
+    started, read = kept
+    failed = read.done() and read.exception() is not None
+    return failed or time.monotonic() - started > fresh_within
 
 
 def _released_after(read: Callable[[], T]) -> T:

@@ -541,6 +541,30 @@ def leave_seat(game_id: object, seat: int, credential: SeatCredential | None) ->
 
 
 @dataclass(frozen=True)
+class SeatBinding:
+    """Who holds a seat: its token's hash (None once its player left a started game) and the
+    bot that plays it, if any. A stream of the seat ends when this changes (`games.streams`)."""
+
+    token_hash: str | None
+    bot: str | None
+
+
+def seat_bindings(game_id: uuid.UUID) -> dict[int, SeatBinding]:
+    """Every joined seat's binding, read now (a rotated token changes no version)."""
+    rows = Seat.objects.filter(game_id=game_id).values_list("seat", "token_hash", "bot")
+    return {seat: SeatBinding(token_hash, bot) for seat, token_hash, bot in rows}
+
+
+def seat_binding(game_id: uuid.UUID, seat: int, credential: SeatCredential) -> SeatBinding:
+    """`seat`'s binding, if `credential` still holds it (401 otherwise): what a stream of the
+    seat starts with."""
+    binding = seat_bindings(game_id).get(seat)
+    if binding is None or binding.token_hash != credential.token_hash:
+        raise InvalidToken()
+    return binding
+
+
+@dataclass(frozen=True)
 class RotatedToken:
     seat: int
     name: str

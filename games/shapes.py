@@ -10,7 +10,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from engine import TURN_ACTION_KINDS
+from engine import EVENT_TYPES, TURN_ACTION_KINDS
 from engine.state import PHASES
 
 from .event_shapes import feed_events, history_events
@@ -285,6 +285,34 @@ class GameListSerializer(serializers.Serializer):
 class EventFeedSerializer(serializers.Serializer):
     events = feed_events(many=True, help_text="Each event as the caller may see it.")
     version = serializers.IntegerField(help_text="The game's current version.")
+
+
+#: The stream's frames that are no event of the log (they carry no `id`).
+STREAM_FRAME_KINDS = ("view", "skipped")
+#: What a stream frame's `event` may name (the `StreamFrameKind` enum of the schema).
+STREAM_FRAME_EVENTS = [*EVENT_TYPES, *STREAM_FRAME_KINDS]
+
+
+class StreamFrameSerializer(serializers.Serializer):
+    """One Server-Sent Events frame of a game's stream, as an EventSource parses it (OpenAPI
+    3.0 has no item schema for `text/event-stream`: this schema is each frame's)."""
+
+    id = serializers.CharField(
+        required=False,
+        help_text="An event's sequence (send the last one back as `Last-Event-ID`); absent on "
+        "`view` and `skipped` frames.",
+    )
+    event = serializers.ChoiceField(
+        choices=STREAM_FRAME_EVENTS,
+        help_text="An event's type (its `data`: the event as `/events` shows it), `view` (its "
+        "`data`: the viewer's view, as `GET /games/{id}`), or `skipped` (its `data`: "
+        '`{"first", "last", "events"}`, the events left out of a catch-up and where '
+        "`/events` pages them).",
+    )
+    data = serializers.CharField(help_text="One line of JSON, as `event` says.")
+    retry = serializers.IntegerField(
+        required=False, help_text="Milliseconds to wait before reconnecting (the first frame)."
+    )
 
 
 class HistoryPlayerSerializer(serializers.Serializer):

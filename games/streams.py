@@ -22,6 +22,19 @@ from .live import hub
 from .log import StoredEvent
 from .models import Game, Status
 from .presenters import event_feed, game_data
+from .services import SeatBinding
+
+#: Seconds a read of the seats' bindings serves the streams that check against it: a token
+#: rotated in that time may go unseen by a frame sent within it, never longer.
+BINDINGS_FRESH_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who a stream is for: a seat and the binding it started with, or a spectator (None)."""
+
+    seat: int | None = None
+    binding: SeatBinding | None = None
 
 
 @dataclass(frozen=True)
@@ -78,22 +91,56 @@ def shared_batch(game_id: uuid.UUID, viewer: int | None, after: int) -> Batch:
     return hub.shared_read(key, lambda: batch_for(read, viewer, after))
 
 
-def stream(game: Game, viewer: int | None, after: int) -> Iterator[bytes]:
+def stream(game: Game, viewer: Viewer, after: int) -> Iterator[bytes]:
     """The stream's bytes: `retry:`, then a batch (always with a view first, so a client
     knows at once whether it is to act), then a batch after every move, a comment when idle;
-    it ends after the game's last event, after `LIVE_STREAM_SECONDS`, or when the process
-    drains (the client reconnects with `Last-Event-ID`)."""
+    it ends after the game's last event, after `LIVE_STREAM_SECONDS`, when the process drains
+    (the client reconnects with `Last-Event-ID`), or before a batch once the viewer's seat is
+    no longer held as it was (`still_held`). It starts at most `LIVE_STREAM_BACKLOG` events
+    before the game's version, with a `skipped` frame naming what it left out."""
     with hub.streaming(), hub.watching(game.id, game.version):
         yield retry(settings.LIVE_RETRY_MS)
+        cursor = backlog_start(game.version, after)
+        if cursor > after:
+            yield skipped_frame(game.id, after, cursor)
         deadline = time.monotonic() + settings.LIVE_STREAM_SECONDS
-        cursor, first = after, True
+        first = True
         while True:
-            batch = shared_batch(game.id, viewer, cursor)
+            batch = shared_batch(game.id, viewer.seat, cursor)
+            if not still_held(game.id, viewer, batch.upto):
+                return
             if batch.events or first:
                 yield batch.frames
             cursor, first = batch.upto, False
             if batch.finished or not (yield from _waited(game.id, cursor, deadline)):
                 return
+
+
+def backlog_start(version: int, after: int) -> int:
+    """Where a stream asked to start after `after` starts: at most `LIVE_STREAM_BACKLOG`
+    events back, so one request never costs the whole log (`/events` pages the rest)."""
+    return max(after, version - settings.LIVE_STREAM_BACKLOG)
+
+
+def skipped_frame(game_id: uuid.UUID, after: int, cursor: int) -> bytes:
+    """Events `after + 1` to `cursor` are not streamed: where to read them instead."""
+    href = f"/api/v1/games/{game_id}/events?after={after}"
+    return frame("skipped", {"first": after + 1, "last": cursor, "events": href})
+
+
+def still_held(game_id: uuid.UUID, viewer: Viewer, version: int) -> bool:
+    """Whether the viewer's seat is still held as when its stream began (same token, same
+    bot or none): a rotated token, a seat left, taken by another or handed to a bot ends
+    the stream before it sends anything more. The bindings are read after the game reached
+    `version`, and at most once a second per game and version for every stream of it; a
+    change seen there is looked at afresh before ending."""
+    if viewer.seat is None:
+        return True
+    key = (game_id, "bindings", version)
+    shared = hub.shared_read(key, lambda: services.seat_bindings(game_id), BINDINGS_FRESH_SECONDS)
+    if shared.get(viewer.seat) == viewer.binding:
+        return True
+    return services.seat_bindings(game_id).get(viewer.seat) == viewer.binding
 
 
 def _waited(game_id: uuid.UUID, cursor: int, deadline: float) -> Generator[bytes, None, bool]:

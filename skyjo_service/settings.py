@@ -228,6 +228,10 @@ LIVE_RETRY_MS = env_int("LIVE_RETRY_MS", 1000)
 #: Seconds a long poll (`/events?wait=`) is held at most: a larger `wait` is cut to this
 #: (lower it below a proxy's read timeout).
 LIVE_LONG_POLL_SECONDS = env_float("LIVE_LONG_POLL_SECONDS", 30.0)
+#: Events a stream sends at most before its first view: a stream asked to start further back
+#: starts this many events before the game's version, with a `skipped` frame (read the rest
+#: from `/events`), so one request never costs the whole log of a long game.
+LIVE_STREAM_BACKLOG = env_int("LIVE_STREAM_BACKLOG", 500)
 #: Streams one process holds at most; more are refused with 503 `too_many_streams`.
 LIVE_MAX_STREAMS = env_int("LIVE_MAX_STREAMS", 1000)
 #: Threads per process that read what streams send (each holds a database connection).
@@ -343,6 +347,7 @@ SPECTACULAR_SETTINGS = {
         # Each action shape's constant `action`, e.g. TakeDiscardActionKind (games.inputs).
         **{f"{action.__name__}ActionKind": [kind] for kind, action in TURN_ACTIONS.items()},
         "HistoryFormatVersion": "games.shapes.HISTORY_FORMAT_VERSIONS",
+        "StreamFrameKind": "games.shapes.STREAM_FRAME_EVENTS",
         # The `type` of each event's schema (games.event_shapes): an enum of one value.
         **{f"{name}EventType": [name] for name in EVENT_TYPES},
     },

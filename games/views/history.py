@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from .. import idempotency, log, services
 from ..api.headers import if_none_match, seat_credential
 from ..api.throttling import GameCreationThrottle
+from ..auth import SeatCredential
 from ..history import export_history
 from ..inputs import MAX_WAIT_SECONDS, EventsQuerySerializer
 from ..live import hub, release_connections
@@ -51,7 +52,9 @@ class EventFeedView(PerViewerView):
         "first discard, a draw shows its value to the drawer only (R7). Once the game is "
         "finished nothing is hidden. Poll with `after` set to the last `sequence` you have, "
         "and `wait` to be answered as soon as there is news (or stream the game: "
-        "`GET /api/v1/games/{id}/stream`). The `ETag` is the game's version.",
+        "`GET /api/v1/games/{id}/stream`). The `ETag` is the game's version. A long poll "
+        "answers as its token stands when it answers: a token rotated, or a seat left, while "
+        "it waited is refused with 401.",
         tags=["history"],
         auth=SEAT_OR_SPECTATOR,
         parameters=[
@@ -80,12 +83,13 @@ class EventFeedView(PerViewerView):
         },
     )
     def get(self, request: Request, game_id: str) -> HttpResponseBase:
-        game, seat = services.game_and_seat(game_id, seat_credential(request), required=False)
+        credential = seat_credential(request)
+        game, seat = services.game_and_seat(game_id, credential, required=False)
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         after, limit, wait = (query.validated_data[name] for name in ("after", "limit", "wait"))
         if wait and game.version <= after:
-            game = _waited_for(game, after, wait)
+            game, seat = _waited_for(game, after, wait, credential)
         tags = if_none_match(request)
         if "*" in tags or str(game.version) in tags:
             return with_etag(Response(status=http.HTTP_304_NOT_MODIFIED), game.version)
@@ -93,13 +97,16 @@ class EventFeedView(PerViewerView):
         return with_etag(Response(feed), game.version)
 
 
-def _waited_for(game: Game, after: int, seconds: int) -> Game:
-    """The game once it is past `after`, or as it is after `seconds` (a long poll); no
-    database connection is held meanwhile."""
+def _waited_for(
+    game: Game, after: int, seconds: int, credential: SeatCredential | None
+) -> tuple[Game, int | None]:
+    """The game once it is past `after`, or as it is after `seconds` (a long poll), and the
+    seat `credential` stands for then: a token rotated or a seat left meanwhile answers 401,
+    never the seat's cards. No database connection is held while waiting."""
     release_connections()
     with hub.watching(game.id, game.version):
         hub.wait_beyond(game.id, after, min(seconds, settings.LIVE_LONG_POLL_SECONDS))
-    return services.get_game(game.id)
+    return services.game_and_seat(game.id, credential, required=False)
 
 
 class HistoryView(APIView):

@@ -13,10 +13,13 @@ from .. import services, streams
 from ..api.headers import last_event_id, seat_credential
 from ..api.renderers import JSONRenderer
 from ..api.sse import EVENT_STREAM, EventStreamRenderer
+from ..auth import SeatCredential
 from ..errors import TooManyStreams
 from ..inputs import StreamQuerySerializer
 from ..live import hub, release_connections
+from ..models import Game
 from ..schema import GAME_ID, RETRY_AFTER, SEAT_OR_SPECTATOR, problems, whole_number
+from ..shapes import StreamFrameSerializer
 
 _FRAMES = """\
 One frame per event of the log, in order, each exactly as `GET /api/v1/games/{id}/events` \
@@ -31,7 +34,17 @@ viewer's view, the body of `GET /api/v1/games/{id}`: play from its `legal_action
 stream starts with `retry:` (milliseconds before reconnecting), sends a comment line \
 (`: keep-alive`) when idle, and ends after the game's last event, after a few minutes \
 (`LIVE_STREAM_SECONDS`) or when the server restarts: reconnect with `Last-Event-ID` and no \
-event is missed or repeated."""
+event is missed or repeated.
+
+**A bounded catch-up.** A stream sends at most `LIVE_STREAM_BACKLOG` (500) events before its \
+first view: asked to start further back, it starts that many events before the game's \
+version, after a `skipped` frame (no `id`) whose data `{"first", "last", "events"}` names the \
+events left out and the `/events` page that starts them (page on with `after`).
+
+**A seat's stream follows its credential.** Each frame is what the token may see when it is \
+sent: once the seat's token is rotated, the seat left (and perhaps taken by someone else) or \
+handed to a bot after its timeouts, the stream ends before it sends anything more. \
+Reconnecting with the old token answers 401 (a seat handed to a bot still reads)."""
 
 _EXAMPLE = (
     "retry: 1000\n\n"
@@ -74,7 +87,7 @@ class StreamView(APIView):
         ],
         responses={
             (200, EVENT_STREAM): OpenApiResponse(
-                OpenApiTypes.STR,
+                StreamFrameSerializer,
                 description="The stream: `text/event-stream` frames as described above.",
                 examples=[OpenApiExample("A stream", value=_EXAMPLE)],
             ),
@@ -82,16 +95,26 @@ class StreamView(APIView):
         },
     )
     def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
-        game, seat = services.game_and_seat(game_id, seat_credential(request), required=False)
+        credential = seat_credential(request)
+        game, seat = services.game_and_seat(game_id, credential, required=False)
         after = _start(request)
         if hub.streams >= settings.LIVE_MAX_STREAMS:
             raise TooManyStreams()
+        viewer = _viewer(game, seat, credential)
         release_connections()
-        response = StreamingHttpResponse(streams.stream(game, seat, after), EVENT_STREAM)
+        response = StreamingHttpResponse(streams.stream(game, viewer, after), EVENT_STREAM)
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # nginx: pass each frame on at once
         response["Vary"] = "Authorization"
         return response
+
+
+def _viewer(game: Game, seat: int | None, credential: SeatCredential | None) -> streams.Viewer:
+    """Who the stream is for, with the seat's binding as it is now (the stream ends when it
+    changes)."""
+    if seat is None or credential is None:
+        return streams.Viewer()
+    return streams.Viewer(seat, services.seat_binding(game.id, seat, credential))
 
 
 def _start(request: Request) -> int:

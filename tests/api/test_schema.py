@@ -178,3 +178,15 @@ def test_links_chain_a_game_from_creation_to_actions(schema: dict[str, Any]) -> 
         for response in operation["responses"].values():
             for link in response.get("links", {}).values():
                 assert link["operationId"] in by_id
+
+
+def test_the_stream_documents_each_frame_s_shape(schema: dict[str, Any]) -> None:
+    """OpenAPI 3.0 has no item schema for `text/event-stream`: the response's schema is each
+    frame's, as an EventSource (or schemathesis) parses it."""
+    responses = schema["paths"]["/api/v1/games/{game_id}/stream"]["get"]["responses"]
+    ref = responses["200"]["content"]["text/event-stream"]["schema"]["$ref"]
+    frame = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    assert set(frame["properties"]) == {"id", "event", "data", "retry"}
+    assert set(frame["required"]) == {"event", "data"}
+    kinds = schema["components"]["schemas"]["StreamFrameKind"]["enum"]
+    assert {"CardDrawn", "GameEnded", "view", "skipped"} <= set(kinds)

@@ -39,7 +39,7 @@ from django.conf import settings
 from loadtest.server import ROOT, free_port, run_manage, server_environment, stop, wait_until_ready
 from tests.api.support import engine_actions
 
-from .support import Table, act, start_game
+from .support import Follower, Table, act, engine_game, start_game
 
 #: `main`: a comment every half second when idle, a stream closed (and resumed by its client)
 #: every 3 s, clients told to reconnect after 250 ms; a stream holds a thread, and an 8-seat
@@ -50,8 +50,13 @@ MAIN = {
     "LIVE_STREAM_SECONDS": "3",
     "LIVE_RETRY_MS": "250",
 }
-#: `other`: a second server process.
-OTHER = {"WORKERS": "1", "THREADS": "8", "LIVE_HEARTBEAT_SECONDS": "0.5"}
+#: `other`: a second server process; a stream starts at most 20 events back.
+OTHER = {
+    "WORKERS": "1",
+    "THREADS": "8",
+    "LIVE_HEARTBEAT_SECONDS": "0.5",
+    "LIVE_STREAM_BACKLOG": "20",
+}
 #: `small`: few threads and streams; every connection closed after use (CONN_MAX_AGE=0) and
 #: no pool (whose idle connections would be counted too), so the connections counted are the
 #: ones held at that moment.
@@ -63,6 +68,8 @@ SMALL = {
     "CONN_MAX_AGE": "0",
     "DB_POOL_SIZE": "0",
 }
+#: Seconds from an action's answer to its view on a stream in the other process.
+BOUND = 1.5
 #: Settings the live tests choose per server, never inherited from the shell (besides LIVE_*).
 _SIZING = ("WORKERS", "THREADS", "CONN_MAX_AGE", "DB_POOL_SIZE")
 #: PostgreSQL sessions of `small` carry this name (pg_stat_activity.application_name).
@@ -216,3 +223,25 @@ def finished_table(servers: Servers) -> Table:
         for seat, action in engine_actions(2, 3, end_score=1):
             act(client, table.game_id, table.tokens[seat], action)
     return table
+
+
+@pytest.fixture(scope="session")
+def listening(servers: Servers) -> None:
+    """`other` hears of `main`'s actions. Its listener connects at its first stream, and an
+    action before that is heard only at the next poll (30 s on PostgreSQL): act on a game it
+    streams until an action is heard within the bound, then once more, where it stops."""
+    actions, states = engine_game(2, seed=13)
+    with httpx.Client(base_url=servers.main.url, timeout=30) as client:
+        table = start_game(client, 2, seed=13)
+        follower = Follower(servers.other.url, table.game_id, None, until=states[-1].version)
+        follower.start()
+        follower.wait_version(states[0].version, timeout=10)
+        heard = False
+        for (seat, action), state in zip(actions, states[1:], strict=True):
+            follower.until = state.version if heard else follower.until
+            act(client, table.game_id, table.tokens[seat], action)
+            if heard:
+                break
+            heard = follower.arrival(state.version, BOUND) is not None
+        follower.finish()
+    assert heard, "the other server never heard of an action in time"

@@ -32,6 +32,8 @@ from engine import create_game as create_engine_game
 from tests.api.support import ENDPOINTS
 
 GAMES = "/api/v1/games"
+#: The stream's frames that are no event of the log: the viewer's view, the backlog left out.
+FRAMES_WITHOUT_ID = ("view", "skipped")
 View = dict[str, Any]
 
 
@@ -139,7 +141,7 @@ class Frame:
 
     @classmethod
     def of(cls, sse: ServerSentEvent) -> Frame:
-        event_id = None if sse.event == "view" else int(sse.id)
+        event_id = None if sse.event in FRAMES_WITHOUT_ID else int(sse.id)
         return cls(sse.event, event_id, json.loads(sse.data))
 
 

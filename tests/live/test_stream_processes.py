@@ -11,34 +11,10 @@ import time
 import httpx
 import pytest
 
-from .conftest import Servers
+from .conftest import BOUND, Servers
 from .support import GAMES, Follower, act, engine_game, start_game
 
 SEATS = 2
-#: Seconds from an action's answer to its view on a stream in the other process.
-BOUND = 1.5
-
-
-@pytest.fixture(scope="module")
-def listening(servers: Servers) -> None:
-    """`other` hears of `main`'s actions. Its listener connects at its first stream, and an
-    action before that is heard only at the next poll (30 s on PostgreSQL): act on a game it
-    streams until an action is heard within the bound, then once more, where it stops."""
-    actions, states = engine_game(SEATS, seed=13)
-    with httpx.Client(base_url=servers.main.url, timeout=30) as client:
-        table = start_game(client, SEATS, seed=13)
-        follower = Follower(servers.other.url, table.game_id, None, until=states[-1].version)
-        follower.start()
-        follower.wait_version(states[0].version, timeout=10)
-        heard = False
-        for (seat, action), state in zip(actions, states[1:], strict=True):
-            follower.until = state.version if heard else follower.until
-            act(client, table.game_id, table.tokens[seat], action)
-            if heard:
-                break
-            heard = follower.arrival(state.version, BOUND) is not None
-        follower.finish()
-    assert heard, "the other server never heard of an action in time"
 
 
 @pytest.mark.usefixtures("listening")
