@@ -266,6 +266,9 @@ THROTTLE_DEFAULTS = {
     "address": {False: "600/min", True: "20000/min"},
     "seat": {False: "300/min", True: "10000/min"},
     "game_create": {False: "60/hour", True: "2000/hour"},
+    # Each bot seat is played by the service for BOT_ONLY_MAX_ROUNDS rounds at most once no
+    # person is left: this bounds the rounds one address can make the workers play an hour.
+    "bot_seat": {False: "120/hour", True: "4000/hour"},
 }
 # `manage.py bench_load` mounts its bare endpoint (/bench/insert) on the server it starts.
 BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS", False)
