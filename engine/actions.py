@@ -37,6 +37,15 @@ class TimeOut:
 
 
 @dataclass(frozen=True, slots=True)
+class StopPlay:
+    """The service's, not a seat's: no person holds a seat any more, and the service stops
+    playing the game for its bots (R13). The game ends on the totals of the rounds scored so
+    far; a round dealt and not finished is not counted."""
+
+    kind: ClassVar[str] = "stop_play"
+
+
+@dataclass(frozen=True, slots=True)
 class Reveal:
     """Turn the face-down card at (column, row) face up: a setup reveal (R4.3) or the reveal
     after discarding a drawn card (R6b)."""
@@ -82,7 +91,7 @@ class Discard:
     title: ClassVar[str] = "Discard the drawn card"
 
 
-Action = Join | Reveal | Draw | TakeDiscard | Replace | Discard | Leave | TimeOut
+Action = Join | Reveal | Draw | TakeDiscard | Replace | Discard | Leave | TimeOut | StopPlay
 TurnAction = Reveal | Draw | TakeDiscard | Replace | Discard
 
 #: The turn actions by the name a client sends, in the order they are documented: the one

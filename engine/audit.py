@@ -11,7 +11,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from .actions import DISCARD, DRAW, TAKE_DISCARD, Action, Join, Leave, Replace, Reveal, TimeOut
+from .actions import (
+    DISCARD,
+    DRAW,
+    TAKE_DISCARD,
+    Action,
+    Join,
+    Leave,
+    Replace,
+    Reveal,
+    StopPlay,
+    TimeOut,
+)
 from .cards import FULL_DECK_COUNTER
 from .decide import act, create_game
 from .errors import RuleError
@@ -24,6 +35,7 @@ from .events import (
     DrawPileReshuffled,
     Event,
     GameCreated,
+    GameEnded,
     PlayerJoined,
     PlayerLeft,
     RoundDealt,
@@ -107,6 +119,8 @@ def action_behind(
         return event.seat, Replace(event.column, event.row)
     if isinstance(event, DrawnCardDiscarded):
         return event.seat, DISCARD
+    if isinstance(event, GameEnded):  # an end no move caused: the service stopped the game
+        return None, StopPlay()
     return None
 
 

@@ -13,7 +13,7 @@ from .actions import Action, TimeOut
 from .decide import act, seats_to_act
 from .events import Event
 from .shuffle import Shuffler
-from .state import GameState
+from .state import PLAYING, SETUP, GameState
 
 Chooser = Callable[[GameState, int], Action]
 
@@ -22,6 +22,15 @@ def bot_seats_to_act(state: GameState) -> tuple[int, ...]:
     """The seats with something to do now that a bot plays."""
     bots = state.bots
     return tuple(seat for seat in seats_to_act(state) if bots[seat] is not None)
+
+
+def past_round_limit(state: GameState, max_rounds: int) -> bool:
+    """Whether the service stops playing this game for its bots (`StopPlay`, R13): no person
+    holds a seat, and more than `max_rounds` rounds were dealt so. Checked before every move,
+    so it stops as the round after the last allowed one is dealt, before a card of it is
+    turned."""
+    in_play = state.phase == SETUP or state.phase == PLAYING
+    return in_play and state.unattended and state.unattended_rounds > max_rounds
 
 
 def human_seats_to_act(state: GameState) -> tuple[int, ...]:

@@ -23,11 +23,14 @@ from .actions import (
     Leave,
     Replace,
     Reveal,
+    StopPlay,
     TakeDiscard,
     TimeOut,
 )
 from .cards import ALL_CELLS_MASK, CELLS, COLUMN_MASKS, COLUMNS, FULL_DECK, ROWS, cell_index
 from .events import (
+    END_SCORE,
+    ROUND_LIMIT,
     CardDrawn,
     CardReplaced,
     CardRevealed,
@@ -138,6 +141,9 @@ def act(
     if isinstance(action, Join):
         _join(decision, action)
         return decision.events, decision.draft
+    if isinstance(action, StopPlay):
+        _stop_play(decision)
+        return decision.events, decision.draft
     if seat is None:
         raise errors.SpectatorCannotAct()
     if type(seat) is not int or not 0 <= seat < state.seats:  # a bool is not a seat
@@ -187,6 +193,19 @@ def _leave(decision: _Decision, seat: int, action: Leave) -> None:
         raise errors.WrongStep("this seat's player has already left")
     else:
         decision.emit(SeatLeft(seat, _bot_name(action.bot)))
+
+
+def _stop_play(decision: _Decision) -> None:
+    """R13: the service may stop a started game only once no person holds a seat. How many
+    rounds it plays first is the service's setting, not a rule: the log says only that no
+    person was left, which an audit checks without knowing the setting."""
+    state = decision.draft
+    if state.phase == WAITING:
+        raise errors.GameNotStarted("the game is waiting for players")
+    if not state.unattended:
+        person = state.bots.index(None)
+        raise errors.WrongStep(f"a person still plays seat {person}: the game goes on")
+    decision.emit(GameEnded(state.totals, winning_seats(state.totals), ROUND_LIMIT))
 
 
 def _time_out(decision: _Decision, seat: int, action: TimeOut) -> None:
@@ -353,7 +372,7 @@ def _end_round(decision: _Decision) -> None:
     totals = tuple(total + score for total, score in zip(state.totals, scores, strict=True))
     decision.emit(RoundEnded(state.round, closer, grids, raw, scores, doubled, totals))
     if game_is_over(totals, state.options.end_score):
-        decision.emit(GameEnded(totals, winning_seats(totals)))
+        decision.emit(GameEnded(totals, winning_seats(totals), END_SCORE))
     else:
         _deal(decision, state.round + 1)
 

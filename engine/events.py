@@ -199,13 +199,24 @@ class RoundEnded:
     SCHEMA_VERSION: ClassVar[int] = 2
 
 
+#: Why a game ended: a total reached the end score (R3), or no person held a seat and the
+#: service stopped playing it for its bots (R13).
+END_SCORE = "end_score"
+ROUND_LIMIT = "round_limit"
+END_REASONS: tuple[str, ...] = (END_SCORE, ROUND_LIMIT)
+
+
 @dataclass(frozen=True, slots=True)
 class GameEnded:
-    """A total reached the end score; the lowest totals win, ties shared (R3)."""
+    """The game is over, for `reason`; the lowest totals win, ties shared (R3, R13).
+
+    Schema 2 added `reason`; a schema 1 payload is an end score's (R3 was the only end).
+    """
 
     totals: tuple[int, ...]
     winners: tuple[int, ...]
-    SCHEMA_VERSION: ClassVar[int] = 1
+    reason: str = END_SCORE
+    SCHEMA_VERSION: ClassVar[int] = 2
 
 
 Event = (
@@ -314,12 +325,20 @@ def _person_joined(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "bot": None}
 
 
+def _ended_by_end_score(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 knew one end only: a total reached the end score (R3)."""
+    if "reason" in data:
+        raise ValueError("a GameEnded schema 1 payload has no `reason`")
+    return {**data, "reason": END_SCORE}
+
+
 #: (type name, stored version) -> function turning that payload into version + 1.
 UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("GameCreated", 1): _game_created_v1_to_v2,
     ("PlayerJoined", 1): _person_joined,
     ("FinalTurnsBegan", 1): _closer_renamed,
     ("RoundEnded", 1): _closer_renamed,
+    ("GameEnded", 1): _ended_by_end_score,
 }
 
 #: Payload fields that are richer than plain data, and how to rebuild them.

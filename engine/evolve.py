@@ -135,6 +135,8 @@ def _round_dealt(s: GameState, e: RoundDealt) -> None:
     s.final_turns_left = 0
     s.reshuffles = 0
     s.turn += 1
+    if s.unattended:
+        s.unattended_rounds += 1
 
 
 def _card_revealed(s: GameState, e: CardRevealed) -> None:

@@ -14,7 +14,8 @@ from .state import GameState, Grid, RoundResult
 
 #: Bumped whenever the state's shape changes; a snapshot of another format is ignored.
 #: 2: the round's starter and the last action. 3: bots, timeouts, leavers, the turn number.
-SNAPSHOT_FORMAT = 3
+#: 4: the rounds dealt with no person seated.
+SNAPSHOT_FORMAT = 4
 
 
 class StaleSnapshot(ValueError):
@@ -60,6 +61,7 @@ def state_to_data(state: GameState) -> dict[str, Any]:
         "timeouts": list(state.timeouts),
         "left": list(state.left),
         "timing_out": state.timing_out,
+        "unattended_rounds": state.unattended_rounds,
         "turn": state.turn,
         "version": state.version,
     }
@@ -99,6 +101,7 @@ def state_from_data(data: dict[str, Any]) -> GameState:
     state.timeouts = tuple(data["timeouts"])
     state.left = tuple(data["left"])
     state.timing_out = data["timing_out"]
+    state.unattended_rounds = data["unattended_rounds"]
     state.turn = data["turn"]
     state.version = data["version"]
     return state

@@ -100,6 +100,7 @@ _SLOTS = (
     "timeouts",
     "left",
     "timing_out",
+    "unattended_rounds",
     "turn",
     "version",
 )
@@ -142,6 +143,9 @@ class GameState:
     timeouts: tuple[int, ...]
     left: tuple[bool, ...]
     timing_out: int | None
+    # Rounds dealt while no person held a seat: what the service's limit on playing a game
+    # for its bots alone counts (R13).
+    unattended_rounds: int
     # How many turns (and rounds' setups) have begun: a new number is a new turn, so a new
     # clock (R13) for the service.
     turn: int
@@ -175,6 +179,7 @@ class GameState:
         self.timeouts = ()
         self.left = ()
         self.timing_out = None
+        self.unattended_rounds = 0
         self.turn = 0
         self.version = 0
 
@@ -210,6 +215,7 @@ class GameState:
         new.timeouts = self.timeouts
         new.left = self.left
         new.timing_out = self.timing_out
+        new.unattended_rounds = self.unattended_rounds
         new.turn = self.turn
         new.version = self.version
         return new
@@ -246,6 +252,11 @@ class GameState:
     @property
     def is_full(self) -> bool:
         return self.seats > 0 and all(name is not None for name in self.names)
+
+    @property
+    def unattended(self) -> bool:
+        """Every seat is taken and a bot plays each: no person is left at the table (R13)."""
+        return self.is_full and None not in self.bots
 
     def cards_in_play(self) -> list[int]:
         """Every card the round holds (R1 conservation): grids, draw pile, discard, held."""

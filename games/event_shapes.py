@@ -29,6 +29,7 @@ from rest_framework import serializers
 
 from engine import EVENT_TYPES
 from engine.cards import CARD_COUNTS, CELLS, COLUMNS, DECK_SIZE, ROWS
+from engine.events import END_REASONS
 from engine.options import (
     MAX_END_SCORE,
     MAX_MAX_TIMEOUTS,
@@ -389,8 +390,9 @@ class RoundEndedSchema1Serializer(RoundEndedSerializer):
     closer = schema_1_closer()
 
 
-class GameEndedSerializer(ClosedShape):
-    """A total reached the end score: the game is over (R3)."""
+class GameEndedSchema1Serializer(ClosedShape):
+    """`GameEnded` schema 1 (before `reason`: always an end score): still imported and
+    replayed."""
 
     totals = by_seat("The final totals.")
     winners = serializers.ListField(
@@ -398,6 +400,18 @@ class GameEndedSerializer(ClosedShape):
         min_length=1,
         max_length=MAX_SEATS,
         help_text="The seats with the lowest total, in seat order (several on a tie).",
+    )
+
+
+class GameEndedSerializer(GameEndedSchema1Serializer):
+    """The game is over (R3, R13), for `reason`. Schema 2."""
+
+    reason = serializers.ChoiceField(
+        choices=list(END_REASONS),
+        help_text="`end_score`: a total reached the end score (R3). `round_limit`: no person "
+        "held a seat, and the service stopped playing the game for its bots after the rounds "
+        "it plays so (R13; the round then dealt is not played). The lowest totals win either "
+        "way.",
     )
 
 
@@ -439,7 +453,7 @@ _SHAPES: dict[str, Payloads] = {
         FinalTurnsBeganSerializer, older=(FinalTurnsBeganSchema1Serializer,)
     ),
     "RoundEnded": Payloads(RoundEndedSerializer, older=(RoundEndedSchema1Serializer,)),
-    "GameEnded": Payloads(GameEndedSerializer),
+    "GameEnded": Payloads(GameEndedSerializer, older=(GameEndedSchema1Serializer,)),
     "PlayerLeft": Payloads(PlayerLeftSerializer),
     "SeatLeft": Payloads(SeatLeftSerializer),
     "TurnTimedOut": Payloads(TurnTimedOutSerializer),

@@ -33,12 +33,14 @@ from django.db.models import F, Q
 
 from engine import (
     EMPTY,
+    Action,
     Event,
     GameState,
     Join,
     Leave,
     Options,
     SeededShuffler,
+    StopPlay,
     TurnAction,
     act,
     event_to_data,
@@ -50,7 +52,7 @@ from engine import (
     create_game as engine_create_game,
 )
 from engine import state as engine_state
-from engine.autoplay import bot_seats_to_act, time_out
+from engine.autoplay import Chooser, bot_seats_to_act, past_round_limit, time_out
 from engine.errors import RuleError
 from engine.events import GameCreated, PlayerLeft, SeatAbandoned, SeatLeft
 from engine.snapshot import StaleSnapshot, state_from_data, state_to_data
@@ -815,10 +817,10 @@ def play_bots(game_id: uuid.UUID, version: int) -> int:
     played = log.engine_events(game, 0, state.version)  # the bots' histories
     choose = bots.chooser(str(game.id), game.seats, played)
     for moves in range(BOT_MOVES_PER_JOB):
-        seats = bot_seats_to_act(state)
-        if not seats:
+        move = service_move(state, choose)
+        if move is None:
             return moves
-        events, after = act(state, seats[0], choose(state, seats[0]), SeededShuffler(game.seed))
+        events, after = act(state, *move, SeededShuffler(game.seed))
         try:
             append_events(game, state, events, after, bots_continue=moves + 1 < BOT_MOVES_PER_JOB)
         except VersionMoved:
@@ -826,6 +828,17 @@ def play_bots(game_id: uuid.UUID, version: int) -> int:
         state = after
         played += events
     return BOT_MOVES_PER_JOB
+
+
+def service_move(state: GameState, choose: Chooser) -> tuple[int | None, Action] | None:
+    """The service's next move of a game for its bots (R13): the first bot seat's to act, as
+    `choose` plays it; `StopPlay` instead once the game has had its rounds with no person
+    seated (`BOT_ONLY_MAX_ROUNDS`), so that a game of bots alone cannot keep a worker busy
+    for ever. None while a person must act."""
+    if past_round_limit(state, settings.BOT_ONLY_MAX_ROUNDS):
+        return None, StopPlay()
+    seats = bot_seats_to_act(state)
+    return (seats[0], choose(state, seats[0])) if seats else None
 
 
 def expire_turn(game_id: uuid.UUID, turn: int | None = None) -> bool:

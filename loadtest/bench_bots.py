@@ -7,10 +7,15 @@
 - games of greedy bots alone at 2 and 4 seats, played by one worker: events stored a second;
 - a person (greedy, through the service's use cases) with seven statistician bots: the time
   from the person's move to the first bot's move, which includes the worker's poll.
+
+`--runaway N` measures that delay again with N runaway games beside it (eight random bots to
+end score 100,000: the service stops each after `BOT_ONLY_MAX_ROUNDS` rounds, R13), and
+reports the ratio of the two medians and the runaways' events a second.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
 import subprocess
@@ -77,13 +82,8 @@ def first_bot_delays(game_id: uuid.UUID, token: str, turns: int) -> list[float]:
 
 
 def person_and_bots(bots: int = 7, turns: int = 30) -> str:
-    game = services.create_game(seats=bots + 1, options=None, seed=7)
-    token = services.join_game(game.id, "Ada").token
-    assert token is not None
     process = worker()
-    for seat in range(bots):
-        services.join_game(game.id, f"Bot {seat}", "statistician")
-    delays = first_bot_delays(game.id, token, turns)
+    delays = person_delays(bots, turns)
     stop(process)
     return (
         f"a person and {bots} statistician bots: the first bot's move "
@@ -92,6 +92,58 @@ def person_and_bots(bots: int = 7, turns: int = 30) -> str:
     )
 
 
-if __name__ == "__main__":
+def person_delays(bots: int, turns: int) -> list[float]:
+    """A new game of a person and `bots` statistician bots, with a worker running: the
+    delays of `first_bot_delays`."""
+    game = services.create_game(seats=bots + 1, options=None, seed=7)
+    token = services.join_game(game.id, "Ada").token
+    assert token is not None
+    for seat in range(bots):
+        services.join_game(game.id, f"Bot {seat}", "statistician")
+    return first_bot_delays(game.id, token, turns)
+
+
+def runaway_games(count: int) -> list[uuid.UUID]:
+    """`count` games of eight random bots to the highest end score, started at once."""
+    ids = []
+    for number in range(count):
+        game = services.create_game(seats=8, options={"end_score": 100_000}, seed=900 + number)
+        for seat in range(8):
+            services.join_game(game.id, f"Runaway {seat}", "random")
+        ids.append(game.id)
+    return ids
+
+
+def beside_runaways(count: int, turns: int = 30) -> str:
+    """The person's delay alone, then beside `count` runaways; their ratio and the
+    runaways' events a second while they ran."""
+    process = worker()
+    alone = statistics.median(person_delays(7, turns))
+    start = time.monotonic()
+    ids = runaway_games(count)
+    beside = statistics.median(person_delays(7, turns))
+    while Game.objects.filter(pk__in=ids).exclude(status="finished").exists():
+        time.sleep(0.05)
+    spent = time.monotonic() - start
+    stop(process)
+    events = sum(Game.objects.filter(pk__in=ids).values_list("version", flat=True))
+    return (
+        f"{count} runaway(s): the first bot's move {alone * 1000:.0f} ms alone, "
+        f"{beside * 1000:.0f} ms beside them (ratio {beside / alone:.2f}); the runaways: "
+        f"{events} events in {spent:.1f} s ({events / spent:.0f} events/s), all ended"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--runaway", type=int, default=0, help="runaway games beside a person")
+    runaways = parser.parse_args().runaway
+    if runaways:
+        print(beside_runaways(runaways))
+        return
     for line in (bots_alone(2), bots_alone(4), person_and_bots()):
         print(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -253,6 +253,11 @@ SKYJO_WORKER_INTERVAL = env_float("SKYJO_WORKER_INTERVAL", 0.15)
 #: SKYJO_SWEEP_GRACE seconds. A worker also sweeps when it starts (with no grace).
 SKYJO_SWEEP_SECONDS = env_float("SKYJO_SWEEP_SECONDS", 10.0)
 SKYJO_SWEEP_GRACE = env_float("SKYJO_SWEEP_GRACE", 30.0)
+#: Rounds the service plays of a game in which no person holds a seat (bots from the start,
+#: or every person gone: left, or handed to a bot after timeouts); it then ends the game on
+#: its totals (`GameEnded`, reason `round_limit`, R13). Counted from the first round dealt with
+#: no person seated; a game of bots to the default end score rarely needs more.
+BOT_ONLY_MAX_ROUNDS = env_int("BOT_ONLY_MAX_ROUNDS", 20)
 #: For tests only: every turn's clock is multiplied by this (0.05: a 5-second clock runs out
 #: in a quarter of a second). The views' `turn_deadline` is the scaled one.
 SKYJO_CLOCK_SCALE = env_float("SKYJO_CLOCK_SCALE", 1.0)
@@ -265,6 +270,9 @@ THROTTLE_DEFAULTS = {
     "address": {False: "600/min", True: "20000/min"},
     "seat": {False: "300/min", True: "10000/min"},
     "game_create": {False: "60/hour", True: "2000/hour"},
+    # Each bot seat is played by the service for BOT_ONLY_MAX_ROUNDS rounds at most once no
+    # person is left: this bounds the rounds one address can make the workers play an hour.
+    "bot_seat": {False: "120/hour", True: "4000/hour"},
 }
 # `manage.py bench_load` mounts its bare endpoint (/bench/insert) on the server it starts.
 BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS", False)
@@ -344,6 +352,7 @@ SPECTACULAR_SETTINGS = {
         "LastActionKind": "games.shapes.LAST_ACTION_KINDS",
         "HistoryFormat": "games.shapes.HISTORY_FORMATS",
         "Strategy": "games.bots.STRATEGY_NAMES",
+        "GameEndReason": "engine.events.END_REASONS",
         # Each action shape's constant `action`, e.g. TakeDiscardActionKind (games.inputs).
         **{f"{action.__name__}ActionKind": [kind] for kind, action in TURN_ACTIONS.items()},
         "HistoryFormatVersion": "games.shapes.HISTORY_FORMAT_VERSIONS",

@@ -23,7 +23,7 @@ from ..api.headers import (
     if_none_match,
     seat_credential,
 )
-from ..api.throttling import GameCreationThrottle
+from ..api.throttling import BotSeatThrottle, GameCreationThrottle
 from ..auth import SeatCredential
 from ..errors import InvalidRequest
 from ..inputs import (
@@ -251,13 +251,21 @@ def _replay_response(game: Game, seat: int | None, at: int) -> Response:
 class JoinView(PerViewerView):
     """Take the next open seat; the answer holds the seat's token, shown only this once."""
 
+    def get_throttles(self) -> list[Any]:
+        throttles = super().get_throttles()
+        return [*throttles, BotSeatThrottle()] if throttles else throttles
+
     @extend_schema(
         operation_id="join_game",
         summary="Join a game",
         description="Takes the next open seat (the lowest). For a person (`name`) the answer "
         "holds the seat's bearer token, shown this once only. With `bot` (a strategy of `GET "
         "/api/v1/bots`) the seat is a bot's, which the service plays (R13): the answer holds "
-        "`bot` and no token. Taking the last seat deals the first round.",
+        "`bot` and no token. Taking the last seat deals the first round. Bot seats count "
+        "against a limit per client address (scope `bot_seat`, 120 an hour in production): "
+        "429 `throttled` beyond it. A game in which no person holds a seat is played by the "
+        "service for `BOT_ONLY_MAX_ROUNDS` rounds (20) at most, then ends (`GameEnded` "
+        "reason `round_limit`, R13).",
         tags=["lobby"],
         auth=[],
         request=JoinSerializer,

@@ -9,7 +9,7 @@ partial, which also re-renders when the game's stream says the game moved on.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any
@@ -26,7 +26,7 @@ from engine import action_from_data, event_for_viewer
 from engine.errors import RuleError
 
 from .. import bots, log, services
-from ..api.throttling import GameCreationThrottle
+from ..api.throttling import GameCreationThrottle, PageBotSeatThrottle
 from ..auth import SeatCredential
 from ..errors import GameNotFound, InvalidToken, ServiceError
 from ..models import Game, Status
@@ -146,6 +146,15 @@ def _may_create(request: HttpRequest) -> bool:
     return not settings.THROTTLING or GameCreationThrottle().allow_request(request, None)
 
 
+def _may_seat_bots(request: HttpRequest, seats: Sequence[str | None]) -> bool:
+    """The API's limit on bot seats per address per hour holds for the pages too."""
+    throttle = PageBotSeatThrottle()
+    bots_asked = sum(1 for bot in seats if bot is not None)
+    return not settings.THROTTLING or all(
+        throttle.allow_request(request, None) for _ in range(bots_asked)
+    )
+
+
 @require_POST
 def create(request: HttpRequest) -> HttpResponse:
     """Create a game, seat its bots and (with a name) its creator, in seat order, through the
@@ -153,7 +162,7 @@ def create(request: HttpRequest) -> HttpResponse:
     form = CreateGameForm(request.POST)
     if not form.is_valid():
         return _render_lobby(request, form, status=400)
-    if not _may_create(request):
+    if not _may_create(request) or not _may_seat_bots(request, form.bots() or ()):
         messages.error(request, "Too many games created from your address: wait a while.")
         return _render_lobby(request, form, status=429)
     game = services.create_game(seats=form.cleaned_data["seats"], options=form.options(), seed=None)

@@ -92,7 +92,9 @@ def _winners(data: dict[str, Any], names: Names) -> str:
     winners = data["winners"]
     who = listed([names.of(seat) for seat in winners])
     alone = len(winners) == 1 and winners[0] != names.you
-    return f"The game is over: {who} {'wins' if alone else 'win'}."
+    stopped = " (no person was left: the bots played their rounds)"
+    why = stopped if data.get("reason") == "round_limit" else ""
+    return f"The game is over{why}: {who} {'wins' if alone else 'win'}."
 
 
 def _dealt(data: dict[str, Any], names: Names) -> str:

@@ -43,7 +43,12 @@ ROOT = Path(__file__).resolve().parents[2]
 def rates(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     """Throttling back on, with the settings' classes; each test sets tiny rates here."""
     monkeypatch.setattr(APIView, "throttle_classes", [AddressRateThrottle, SeatTokenRateThrottle])
-    rates = {"address": "1000/min", "seat": "1000/min", "game_create": "1000/hour"}
+    rates = {
+        "address": "1000/min",
+        "seat": "1000/min",
+        "game_create": "1000/hour",
+        "bot_seat": "1000/hour",
+    }
     monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
     cache.clear()
     return rates
@@ -154,6 +159,7 @@ def test_throttling_is_on_by_default_and_off_with_throttling_off() -> None:
         "address": "600/min",
         "seat": "300/min",
         "game_create": "60/hour",
+        "bot_seat": "120/hour",
     }
     development = settings_in_a_fresh_process(DEBUG="true")
     assert development["DEFAULT_THROTTLE_CLASSES"] == default["DEFAULT_THROTTLE_CLASSES"]
@@ -161,6 +167,7 @@ def test_throttling_is_on_by_default_and_off_with_throttling_off() -> None:
         "address": "20000/min",
         "seat": "10000/min",
         "game_create": "2000/hour",
+        "bot_seat": "4000/hour",
     }
     for off in ("off", "false", "0"):
         assert settings_in_a_fresh_process(THROTTLING=off)["DEFAULT_THROTTLE_CLASSES"] == []
@@ -235,3 +242,20 @@ def test_a_bot_game_from_one_machine_is_throttled_in_production_only(
         assert throttled and '"code":"throttled"' in str(error).replace(" ", ""), error
     else:
         assert not throttled and client.sent > 1_000, client.sent
+
+
+def test_bot_seats_per_address(api: APIClient, rates: dict[str, str]) -> None:
+    """Each bot seat is rounds the workers play (R13): they are counted per address; a
+    person's join is not."""
+    rates["bot_seat"] = "2/hour"
+    first = api.post(GAMES, {"seats": 3}, format="json").json()["id"]
+    for _ in range(2):
+        seated = api.post(f"{GAMES}/{first}/players", {"bot": "greedy"}, format="json")
+        assert seated.status_code == 201
+    assert_throttled(api.post(f"{GAMES}/{first}/players", {"bot": "greedy"}, format="json"), 3600)
+    assert api.post(f"{GAMES}/{first}/players", {"name": "Ada"}, format="json").status_code == 201
+    other = api.post(GAMES, {"seats": 2}, format="json").json()["id"]
+    elsewhere = api.post(
+        f"{GAMES}/{other}/players", {"bot": "greedy"}, format="json", REMOTE_ADDR="10.1.2.3"
+    )
+    assert elsewhere.status_code == 201

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from engine import GreedyPlayer, view
 from games import services
-from games.api.throttling import GameCreationThrottle
+from games.api.throttling import GameCreationThrottle, PageBotSeatThrottle
 from games.auth import SeatCredential
 from games.models import Game
 from games.web.forms import parse_move
@@ -163,6 +163,16 @@ def test_game_creation_from_the_page_is_limited_like_the_api(
     client = Client()
     create(client, name="")
     assert client.post("/games/new", {"seats": 2, "end_score": 100}).status_code == 429
+    assert Game.objects.count() == 1
+
+
+def test_bot_seats_from_the_page_are_limited_like_the_api(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(PageBotSeatThrottle, "THROTTLE_RATES", {"bot_seat": "3/hour"})
+    form = {"seats": 2, "end_score": 100, "seat_1": "greedy", "seat_2": "greedy"}
+    assert Client().post("/games/new", form).status_code == 302
+    assert Client().post("/games/new", form).status_code == 429  # 2 more: 4 of 3
     assert Game.objects.count() == 1
 
 

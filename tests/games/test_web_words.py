@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine import EVENT_TYPES, Options, event_for_viewer, event_to_data
 from engine.events import (
+    ROUND_LIMIT,
     CardDrawn,
     CardReplaced,
     CardRevealed,
@@ -118,4 +119,11 @@ def test_seats_changing_hands_are_said() -> None:
     assert turn_words(events, NAMES) == (
         "Ada ran out of time (the greedy bot plays the seat from now on): Ada drew the 3, "
         "discarded it and turned up the 11 at column 3, row 2."
+    )
+
+
+def test_a_game_the_service_stopped_says_why() -> None:
+    stopped = seen(GameEnded((30, 30), (0, 1), ROUND_LIMIT))
+    assert event_words(*stopped[0], NAMES) == (
+        "The game is over (no person was left: the bots played their rounds): Ada and Bob win."
     )

@@ -100,7 +100,8 @@ class Command(BaseCommand):
             return f"  {self.name(state, event.closer_seat)} closes the round: last turns"
         if isinstance(event, ev.GameEnded):
             winners = ", ".join(self.name(state, seat) for seat in event.winners)
-            return f"\nGame over. Totals {list(event.totals)}; winner(s): {winners}"
+            why = " (no person left: round limit)" if event.reason == ev.ROUND_LIMIT else ""
+            return f"\nGame over{why}. Totals {list(event.totals)}; winner(s): {winners}"
         return ""
 
     def print_round(self, event: ev.RoundEnded, state: GameState) -> None:
