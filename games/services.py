@@ -527,12 +527,14 @@ class LeftSeat:
 def leave_seat(game_id: object, seat: int, credential: SeatCredential | None) -> LeftSeat:
     """Give `seat` up, authorised by its token (R13): in a waiting game the seat is open again,
     in a started one a bot (`bots.REPLACEMENT`) plays it to the end; either way the token
-    stops acting at once. A finished game refuses (409 `game_finished`)."""
+    stops acting at once. A finished game refuses (409 `game_finished`), and so does a seat a
+    bot already plays (409 `seat_played_by_bot`)."""
 
     def attempt(_: int) -> LeftSeat:
         game = own_seat(game_id, seat, credential, for_write=True)
         assert credential is not None
         before = game_state(game)
+        _refuse_if_played_by_bot(before, seat)
         events, after = act(before, seat, Leave(bots.REPLACEMENT))
         append_events(game, before, events, after, seat_token=(seat, credential.token_hash))
         return LeftSeat(game, after)
@@ -667,8 +669,7 @@ def decide_and_append(request: SeatAction, loaded: Loaded) -> ActionResult:
         return ActionResult(loaded.game, loaded.seat, version, earlier.body, replayed=True)
     _check_version(request.expected_version, loaded.game)
     game, seat, before = loaded.game, loaded.seat, loaded.state
-    if before.bots[seat] is not None:
-        raise SeatPlayedByBot(seat, before.bots[seat])
+    _refuse_if_played_by_bot(before, seat)
     assert request.credential is not None  # `load` found the seat of its token
     events, after = act(before, seat, request.action, SeededShuffler(game.seed))
     with nullcontext() if keyed is None else store.atomic(savepoint=False):
@@ -676,6 +677,13 @@ def decide_and_append(request: SeatAction, loaded: Loaded) -> ActionResult:
         body = _answer(keyed, game, after, seat)
     update_memory(game, seat, request.credential, after)
     return ActionResult(game, seat, after.version, body)
+
+
+def _refuse_if_played_by_bot(state: GameState, seat: int) -> None:
+    """409 `seat_played_by_bot` for a token whose seat a bot took over (`SeatAbandoned`): it
+    still reads the game, but neither acts nor leaves (the bot plays on)."""
+    if state.bots[seat] is not None:
+        raise SeatPlayedByBot(seat, state.bots[seat])
 
 
 def _keyed(request: SeatAction, loaded: Loaded) -> idempotency.Idempotency | None:

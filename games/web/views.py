@@ -217,9 +217,15 @@ def table(request: HttpRequest, game_id: str) -> HttpResponse:
     """The table: every grid, the piles, the viewer's moves as buttons, the last action in
     words, the round's results and the final standings."""
     seen = viewer(request, game_id)
-    context = _table_context(seen, _view_data(seen))
-    context["leave"] = _leave_words(seen)
+    data = _view_data(seen)
+    context = _table_context(seen, data)
+    context["leave"] = _leave_words(seen) if not _played_by_bot(seen, data) else ""
     return render(request, "games/table.html", context)
+
+
+def _played_by_bot(seen: Viewer, data: dict[str, Any]) -> bool:
+    """The browser's seat went to a bot after its timeouts: it watches, and may not leave."""
+    return seen.seat is not None and data["players"][seen.seat]["bot"] is not None
 
 
 def _leave_words(seen: Viewer) -> str:
