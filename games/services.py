@@ -591,20 +591,20 @@ def perform_action(
     credential: SeatCredential | None,
     action: TurnAction,
     *,
-    expected_version: int | None = None,
+    expected_versions: frozenset[int] | None = None,
     idempotency_key: str | None = None,
     fingerprint: str = "",
 ) -> ActionResult:
     """Apply one turn action for the credential's seat; answer that seat's new view.
 
-    `expected_version` (If-Match) refuses with 412 when the game has moved on.
+    `expected_versions` (If-Match) refuses with 412 unless the game is at one of them.
     `idempotency_key` returns the first answer for a retried identical request (`fingerprint`,
     the action's `action_fingerprint`, tells an identical one). Each attempt loads the game
     (`load`), then decides and appends (`decide_and_append`); the retry loop (`_optimistic`)
     starts again from a fresh load when another write landed first.
     """
     request = SeatAction(
-        game_uuid(game_id), credential, action, expected_version, idempotency_key, fingerprint
+        game_uuid(game_id), credential, action, expected_versions, idempotency_key, fingerprint
     )
     return _optimistic(partial(_attempt_action, request), request.game_id)
 
@@ -616,7 +616,7 @@ class SeatAction:
     game_id: uuid.UUID
     credential: SeatCredential | None
     action: TurnAction
-    expected_version: int | None
+    expected_versions: frozenset[int] | None
     idempotency_key: str | None
     fingerprint: str
 
@@ -667,7 +667,7 @@ def decide_and_append(request: SeatAction, loaded: Loaded) -> ActionResult:
     if earlier is not None:
         version = earlier.version or 0
         return ActionResult(loaded.game, loaded.seat, version, earlier.body, replayed=True)
-    _check_version(request.expected_version, loaded.game)
+    _check_version(request.expected_versions, loaded.game)
     game, seat, before = loaded.game, loaded.seat, loaded.state
     _refuse_if_played_by_bot(before, seat)
     assert request.credential is not None  # `load` found the seat of its token
@@ -694,11 +694,21 @@ def _keyed(request: SeatAction, loaded: Loaded) -> idempotency.Idempotency | Non
     return idempotency.Idempotency(scope, request.idempotency_key, request.fingerprint)
 
 
-def _check_version(expected: int | None, game: Game) -> None:
-    """412 `version_mismatch` when If-Match named another version than the game's."""
-    if expected is not None and expected != game.version:
-        detail = f"The game is at version {game.version}, not {expected}."
-        raise VersionMismatch(game.version, detail)
+def _check_version(expected: frozenset[int] | None, game: Game) -> None:
+    """412 `version_mismatch` unless If-Match named the game's version (None: no condition;
+    weak tags are no names, as they never match)."""
+    if expected is not None and game.version not in expected:
+        raise VersionMismatch(game.version, _mismatch_detail(expected, game.version))
+
+
+def _mismatch_detail(expected: frozenset[int], version: int) -> str:
+    if not expected:  # only weak tags: a client comparing weakly needs telling why
+        return (
+            f'A weak tag (W/"...") never matches in If-Match; the game is at version {version}: '
+            f'send its ETag as it came, "{version}".'
+        )
+    named = ", ".join(str(number) for number in sorted(expected))
+    return f"The game is at version {version}, not {named}."
 
 
 def _answer(

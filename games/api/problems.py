@@ -146,9 +146,9 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
     "version_mismatch": ProblemType(
         412,
         "The game has moved on",
-        "`If-Match` named a version that is not the game's current one: another action came "
-        "first, so the view you decided on is stale. Nothing was applied; `current_version` "
-        "is the game's version now.",
+        '`If-Match` named no version that is the game\'s current one (a weak tag, `W/"12"`, '
+        "never matches): another action came first, so the view you decided on is stale. "
+        "Nothing was applied; `current_version` is the game's version now.",
         "Read the game again (its view and its `ETag`), decide again on what it shows, and "
         "send the new decision with the new version in `If-Match`.",
     ),
