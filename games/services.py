@@ -137,9 +137,11 @@ def game_and_seat(
 
 def listed_games(query: dict[str, Any]) -> Any:
     """The games a lobby's validated `query` selects (`status`, `seats`, `open_seats`,
-    `seeded`), in its `ordering` (the id breaks ties), their seats fetched with them: the
-    API's list and the web lobby show the same games."""
+    `seeded`; stale games only with `stale`), in its `ordering` (the id breaks ties), their
+    seats fetched with them: the API's list and the web lobby show the same games."""
     games = Game.objects.prefetch_related("seat_rows")
+    if not query.get("stale"):
+        games = games.exclude(~Q(status=Status.FINISHED), updated_at__lt=stale_before())
     if "status" in query:
         games = games.filter(status=query["status"])
     if "seats" in query:
@@ -150,6 +152,16 @@ def listed_games(query: dict[str, Any]) -> Any:
         games = games.filter(seeded=query["seeded"])
     ordering = query["ordering"]
     return games.order_by(ordering, "-id" if ordering.startswith("-") else "id")
+
+
+def stale_before() -> datetime:
+    """An unfinished game whose last event is older than this is stale: no one moves it (a
+    seat taken by a client that never came back keeps a game without a clock waiting)."""
+    return clock.now() - timedelta(seconds=settings.LOBBY_STALE_AFTER_SECONDS)
+
+
+def is_stale(game: Game) -> bool:
+    return game.status != Status.FINISHED and game.updated_at < stale_before()
 
 
 def replay_data(game: Game, seat: int | None, at: int) -> dict[str, Any]:

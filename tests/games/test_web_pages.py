@@ -5,10 +5,12 @@ leave the API cookie-free. (tests/web drives them in a real browser.)"""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from engine import GreedyPlayer, view
@@ -19,6 +21,7 @@ from games.models import Game
 from games.web.forms import parse_move
 from games.web.seats import SESSION_KEY
 from games.web.table import card_colour
+from games.web.words import idle_words
 from tests.api.support import bearer, game_url
 
 pytestmark = pytest.mark.django_db
@@ -226,3 +229,28 @@ def test_every_version_of_a_game_renders_for_a_seat_and_a_spectator() -> None:
     assert "Round 1 is over" in headlines
     final = ada.get(f"/games/{game_id}").content.decode()
     assert "Final standings" in final and re.search(r"Round \d+ results", final)
+
+
+def test_the_lobby_page_leaves_out_a_game_no_one_moves_and_its_table_says_so() -> None:
+    """The web lobby listed games no one would ever move again; it now leaves them out like
+    the API's lobby, and a stale game's table, still reachable by its link, says why."""
+    ada = Client()
+    idle, moving = create(ada, "Ada"), create(ada, "Bea")
+    Game.objects.filter(pk=idle).update(updated_at=timezone.now() - timedelta(hours=3))
+    lobby = ada.get("/").content.decode()
+    assert moving in lobby and idle not in lobby
+    table = ada.get(f"/games/{idle}").content.decode()
+    assert "No one has moved in this game for 3 hours." in table
+    assert "No one has moved" not in ada.get(f"/games/{moving}").content.decode()
+
+
+def test_idle_times_are_said_in_their_largest_unit() -> None:
+    assert [idle_words(s) for s in (30, 60, 150, 3600, 7260, 86400, 3 * 86400)] == [
+        "less than a minute",
+        "1 minute",
+        "2 minutes",
+        "1 hour",
+        "2 hours",
+        "1 day",
+        "3 days",
+    ]
