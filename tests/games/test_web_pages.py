@@ -22,6 +22,7 @@ from games.web.forms import parse_move
 from games.web.seats import SESSION_KEY
 from games.web.table import card_colour
 from games.web.words import idle_words
+from tests.api.bots_support import Clock, run_jobs
 from tests.api.support import bearer, game_url
 
 pytestmark = pytest.mark.django_db
@@ -254,3 +255,22 @@ def test_idle_times_are_said_in_their_largest_unit() -> None:
         "1 day",
         "3 days",
     ]
+
+
+def test_a_seat_a_bot_took_over_offers_no_leave(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A browser whose seat went to a bot after its timeouts was offered "Leave seat", and
+    leaving logged a second handover; now the page offers none and a post changes nothing."""
+    clock = Clock(monkeypatch)
+    options = {"turn_seconds": 30, "max_timeouts": 1}
+    game_id = str(services.create_game(seats=2, options=options, seed=None).id)
+    ada, bob = Client(), Client()
+    assert join(ada, game_id, "Ada").status_code == join(bob, game_id, "Bob").status_code == 302
+    assert "Leave seat" in ada.get(f"/games/{game_id}").content.decode()
+    for column in (0, 1):
+        move(bob, game_id, f"reveal:{column}:0")
+    clock.advance(31)
+    run_jobs()  # Ada's setup ran out: a bot plays her seat
+    assert "Leave seat" not in ada.get(f"/games/{game_id}").content.decode()
+    version = Game.objects.get(pk=game_id).version
+    ada.post(f"/games/{game_id}/leave")
+    assert Game.objects.get(pk=game_id).version == version
