@@ -13,6 +13,7 @@ from engine.view import LastAction
 from games import apps, auth, bots, event_shapes, rate_limit_table, schema
 from games.api import middleware, problems, renderers, throttling
 from games.api.server_errors import install_in_gunicorn
+from games.inputs import GameListQuerySerializer
 from games.live import hub
 from games.models import Seat
 from games.shapes import (
@@ -63,6 +64,7 @@ GameListSerializer.previous
 HistorySerializer.format_version
 schema.ProblemSerializer.current_version, schema.ProblemSerializer.rule_code
 Seat.joined_at
+GameListQuerySerializer.stale  # read from the validated query by services.listed_games
 
 # The engine's inspection API, used by the engine's tests (a cell's state; every card in play,
 # to check that none is ever lost or duplicated).

@@ -183,7 +183,8 @@ def _join(decision: _Decision, action: Join) -> None:
 
 
 def _leave(decision: _Decision, seat: int, action: Leave) -> None:
-    """R13: a waiting game's seat opens again; a started game's is played by a bot."""
+    """R13: a waiting game's seat opens again; a started game's is played by a bot, unless a
+    bot already plays it (its player left, or timed out too often): no one is left to leave."""
     state = decision.draft
     if state.names[seat] is None:
         raise errors.UnknownSeat(f"no one sits at seat {seat}")
@@ -191,6 +192,8 @@ def _leave(decision: _Decision, seat: int, action: Leave) -> None:
         decision.emit(PlayerLeft(seat))
     elif state.left[seat]:
         raise errors.WrongStep("this seat's player has already left")
+    elif state.bots[seat] is not None:
+        raise errors.WrongStep(f"the {state.bots[seat]} bot already plays this seat")
     else:
         decision.emit(SeatLeft(seat, _bot_name(action.bot)))
 

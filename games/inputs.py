@@ -246,6 +246,7 @@ class GameListQuerySerializer(serializers.Serializer):
     seats = QueryIntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, required=False)
     open_seats = QueryIntegerField(min_value=1, max_value=MAX_SEATS, required=False)
     seeded = QueryBooleanField(required=False)
+    stale = QueryBooleanField(default=False)
     ordering = QueryChoiceField(choices=GAME_ORDERINGS, default="-created_at")
     limit = QueryIntegerField(min_value=1, max_value=MAX_PAGE, default=20)
     offset = QueryIntegerField(min_value=0, max_value=MAX_OFFSET, default=0)

@@ -15,6 +15,7 @@ from rest_framework import serializers
 
 from engine import TURN_ACTION_KINDS
 
+from .api.headers import IF_MATCH_PATTERN
 from .api.problems import TITLES, codes_with_status
 
 PROBLEM_JSON = "application/problem+json"
@@ -173,15 +174,16 @@ IF_NONE_MATCH = OpenApiParameter(
 )
 IF_MATCH = OpenApiParameter(
     "If-Match",
-    {"type": "string", "pattern": r'^[ \t]*(\*|W/"[0-9]{1,12}"|"[0-9]{1,12}"|[0-9]{1,12})[ \t]*$'},
+    {"type": "string", "pattern": IF_MATCH_PATTERN},
     OpenApiParameter.HEADER,
     description="Act only if the game is still at this version; else 412 `version_mismatch` "
     "(with `current_version`) and nothing is done. The version is the `ETag` of your last "
-    'answer, sent as it came: `"12"`; unquoted `12` means the same, and spaces or tabs around '
-    'are ignored. A weak tag, `W/"12"`, is well-formed but never matches (RFC 9110, 13.1.1: '
-    "If-Match compares strongly): always 412. One version only (no list); 1 to 12 ASCII "
-    'digits. `*` (or no header) sets no condition. Anything else (`W/12`, `"12`, a list) is a '
-    "400 `invalid_request` (`errors.If-Match`).",
+    'answer, sent as it came, quoted: `"12"` (RFC 9110, 13.1.1: `*` or a list of entity '
+    'tags). A list, `"12", "13"`, matches if any of its versions is the current one; spaces or '
+    'tabs around are ignored. A weak tag, `W/"12"`, is well-formed but never matches (If-Match '
+    "compares strongly): a list of weak tags only is always 412. 1 to 12 ASCII digits a "
+    "version. `*` (or no header) sets no condition. Anything else (unquoted `12`, `W/12`, "
+    '`"12`, `"abc"`) is a 400 `invalid_request` (`errors.If-Match`).',
 )
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",

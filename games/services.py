@@ -139,9 +139,11 @@ def game_and_seat(
 
 def listed_games(query: dict[str, Any]) -> Any:
     """The games a lobby's validated `query` selects (`status`, `seats`, `open_seats`,
-    `seeded`), in its `ordering` (the id breaks ties), their seats fetched with them: the
-    API's list and the web lobby show the same games."""
+    `seeded`; stale games only with `stale`), in its `ordering` (the id breaks ties), their
+    seats fetched with them: the API's list and the web lobby show the same games."""
     games = Game.objects.prefetch_related("seat_rows")
+    if not query.get("stale"):
+        games = games.exclude(~Q(status=Status.FINISHED), updated_at__lt=stale_before())
     if "status" in query:
         games = games.filter(status=query["status"])
     if "seats" in query:
@@ -152,6 +154,16 @@ def listed_games(query: dict[str, Any]) -> Any:
         games = games.filter(seeded=query["seeded"])
     ordering = query["ordering"]
     return games.order_by(ordering, "-id" if ordering.startswith("-") else "id")
+
+
+def stale_before() -> datetime:
+    """An unfinished game whose last event is older than this is stale: no one moves it (a
+    seat taken by a client that never came back keeps a game without a clock waiting)."""
+    return clock.now() - timedelta(seconds=settings.LOBBY_STALE_AFTER_SECONDS)
+
+
+def is_stale(game: Game) -> bool:
+    return game.status != Status.FINISHED and game.updated_at < stale_before()
 
 
 def replay_data(game: Game, seat: int | None, at: int) -> dict[str, Any]:
@@ -529,12 +541,14 @@ class LeftSeat:
 def leave_seat(game_id: object, seat: int, credential: SeatCredential | None) -> LeftSeat:
     """Give `seat` up, authorised by its token (R13): in a waiting game the seat is open again,
     in a started one a bot (`bots.REPLACEMENT`) plays it to the end; either way the token
-    stops acting at once. A finished game refuses (409 `game_finished`)."""
+    stops acting at once. A finished game refuses (409 `game_finished`), and so does a seat a
+    bot already plays (409 `seat_played_by_bot`)."""
 
     def attempt(_: int) -> LeftSeat:
         game = own_seat(game_id, seat, credential, for_write=True)
         assert credential is not None
         before = game_state(game)
+        _refuse_if_played_by_bot(before, seat)
         events, after = act(before, seat, Leave(bots.REPLACEMENT))
         append_events(game, before, events, after, seat_token=(seat, credential.token_hash))
         return LeftSeat(game, after)
@@ -615,20 +629,20 @@ def perform_action(
     credential: SeatCredential | None,
     action: TurnAction,
     *,
-    expected_version: int | None = None,
+    expected_versions: frozenset[int] | None = None,
     idempotency_key: str | None = None,
     fingerprint: str = "",
 ) -> ActionResult:
     """Apply one turn action for the credential's seat; answer that seat's new view.
 
-    `expected_version` (If-Match) refuses with 412 when the game has moved on.
+    `expected_versions` (If-Match) refuses with 412 unless the game is at one of them.
     `idempotency_key` returns the first answer for a retried identical request (`fingerprint`,
     the action's `action_fingerprint`, tells an identical one). Each attempt loads the game
     (`load`), then decides and appends (`decide_and_append`); the retry loop (`_optimistic`)
     starts again from a fresh load when another write landed first.
     """
     request = SeatAction(
-        game_uuid(game_id), credential, action, expected_version, idempotency_key, fingerprint
+        game_uuid(game_id), credential, action, expected_versions, idempotency_key, fingerprint
     )
     return _optimistic(partial(_attempt_action, request), request.game_id)
 
@@ -640,7 +654,7 @@ class SeatAction:
     game_id: uuid.UUID
     credential: SeatCredential | None
     action: TurnAction
-    expected_version: int | None
+    expected_versions: frozenset[int] | None
     idempotency_key: str | None
     fingerprint: str
 
@@ -691,10 +705,9 @@ def decide_and_append(request: SeatAction, loaded: Loaded) -> ActionResult:
     if earlier is not None:
         version = earlier.version or 0
         return ActionResult(loaded.game, loaded.seat, version, earlier.body, replayed=True)
-    _check_version(request.expected_version, loaded.game)
+    _check_version(request.expected_versions, loaded.game)
     game, seat, before = loaded.game, loaded.seat, loaded.state
-    if before.bots[seat] is not None:
-        raise SeatPlayedByBot(seat, before.bots[seat])
+    _refuse_if_played_by_bot(before, seat)
     assert request.credential is not None  # `load` found the seat of its token
     events, after = act(before, seat, request.action, SeededShuffler(game.seed))
     with nullcontext() if keyed is None else store.atomic(savepoint=False):
@@ -702,6 +715,13 @@ def decide_and_append(request: SeatAction, loaded: Loaded) -> ActionResult:
         body = _answer(keyed, game, after, seat)
     update_memory(game, seat, request.credential, after)
     return ActionResult(game, seat, after.version, body)
+
+
+def _refuse_if_played_by_bot(state: GameState, seat: int) -> None:
+    """409 `seat_played_by_bot` for a token whose seat a bot took over (`SeatAbandoned`): it
+    still reads the game, but neither acts nor leaves (the bot plays on)."""
+    if state.bots[seat] is not None:
+        raise SeatPlayedByBot(seat, state.bots[seat])
 
 
 def _keyed(request: SeatAction, loaded: Loaded) -> idempotency.Idempotency | None:
@@ -712,11 +732,21 @@ def _keyed(request: SeatAction, loaded: Loaded) -> idempotency.Idempotency | Non
     return idempotency.Idempotency(scope, request.idempotency_key, request.fingerprint)
 
 
-def _check_version(expected: int | None, game: Game) -> None:
-    """412 `version_mismatch` when If-Match named another version than the game's."""
-    if expected is not None and expected != game.version:
-        detail = f"The game is at version {game.version}, not {expected}."
-        raise VersionMismatch(game.version, detail)
+def _check_version(expected: frozenset[int] | None, game: Game) -> None:
+    """412 `version_mismatch` unless If-Match named the game's version (None: no condition;
+    weak tags are no names, as they never match)."""
+    if expected is not None and game.version not in expected:
+        raise VersionMismatch(game.version, _mismatch_detail(expected, game.version))
+
+
+def _mismatch_detail(expected: frozenset[int], version: int) -> str:
+    if not expected:  # only weak tags: a client comparing weakly needs telling why
+        return (
+            f'A weak tag (W/"...") never matches in If-Match; the game is at version {version}: '
+            f'send its ETag as it came, "{version}".'
+        )
+    named = ", ".join(str(number) for number in sorted(expected))
+    return f"The game is at version {version}, not {named}."
 
 
 def _answer(

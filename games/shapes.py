@@ -14,6 +14,7 @@ from engine import EVENT_TYPES, TURN_ACTION_KINDS
 from engine.state import PHASES
 
 from .event_shapes import feed_events, history_events
+from .history import MAX_EVENTS
 from .inputs import ACTION_SHAPES
 
 CELL_STATES = ["face_down", "face_up", "removed"]
@@ -365,7 +366,14 @@ class HistorySerializer(serializers.Serializer):
         choices=HISTORY_FORMAT_VERSIONS, help_text="The version of the format: always 1."
     )
     game = HistoryGameSerializer()
-    events = history_events(many=True, help_text="Every event, in order, nothing hidden.")
+    # A ListField, not `many=True`: the schema states its bounds (`minItems`, `maxItems`),
+    # which the import enforces (`games.history.history_events`).
+    events = serializers.ListField(
+        child=history_events(),
+        min_length=1,
+        max_length=MAX_EVENTS,
+        help_text="Every event, in order, nothing hidden: the first is `GameCreated`.",
+    )
 
 
 class SeatTokenSerializer(serializers.Serializer):

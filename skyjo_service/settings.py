@@ -261,6 +261,10 @@ BOT_ONLY_MAX_ROUNDS = env_int("BOT_ONLY_MAX_ROUNDS", 20)
 #: For tests only: every turn's clock is multiplied by this (0.05: a 5-second clock runs out
 #: in a quarter of a second). The views' `turn_deadline` is the scaled one.
 SKYJO_CLOCK_SCALE = env_float("SKYJO_CLOCK_SCALE", 1.0)
+#: Seconds after its last event an unfinished game counts as stale: the lobby's lists leave it
+#: out (`?stale=true` shows it), so seats taken by clients that never came back (a join whose
+#: answer was lost, in a game without a clock) do not sit in the lobby for ever.
+LOBBY_STALE_AFTER_SECONDS = env_int("LOBBY_STALE_AFTER_SECONDS", 3600)
 
 THROTTLING = env_bool("THROTTLING", True)
 #: Default rates per scope: (production, development). In development (DEBUG, `make run`) a

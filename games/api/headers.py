@@ -3,26 +3,20 @@
 from __future__ import annotations
 
 import re
-from enum import Enum
 
 from rest_framework.request import Request
 
 from ..auth import InvalidCredential, SeatCredential
 from ..errors import InvalidRequest, InvalidToken
 
-#: A version as an entity tag (RFC 9110, 8.8.3): strong `"12"`, weak `W/"12"`, or unquoted
-#: `12` (from clients that drop the quotes), spaces or tabs around; ASCII digits only (`\d`
-#: would take any Unicode digit). Exactly the schema's If-Match pattern (games.schema).
-_ETAG = re.compile(
-    r'[ \t]*(?:W/"(?P<weak>[0-9]{1,12})"|"(?P<strong>[0-9]{1,12})"|(?P<bare>[0-9]{1,12}))[ \t]*'
-)
-
-
-class WeakTag(Enum):
-    """If-Match named a weak tag: under the strong comparison If-Match uses, it matches no
-    version (RFC 9110, 13.1.1), so the request is refused with 412."""
-
-    WEAK = "weak"
+#: A version as an entity tag (RFC 9110, 8.8.3): strong `"12"` or weak `W/"12"`, quoted as
+#: the syntax wants (an unquoted `12` is no entity tag); ASCII digits only (`\d` would take
+#: any Unicode digit).
+_ETAG = re.compile(r'(?P<weak>W/)?"(?P<version>[0-9]{1,12})"')
+_TAG = r'(W/)?"[0-9]{1,12}"'
+#: What `if_match` accepts, as the schema documents it: `*`, or a list of tags (empty
+#: elements allowed, at least one tag), spaces or tabs around each.
+IF_MATCH_PATTERN = rf"^[ \t]*(\*|([ \t]*,)*[ \t]*{_TAG}([ \t]*,([ \t]*{_TAG})?)*)[ \t]*$"
 
 
 MAX_IDEMPOTENCY_KEY = 255
@@ -42,37 +36,48 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
-def parse_version_header(request: Request, header: str) -> int | WeakTag | None:
-    """A version from If-Match (`"12"`); None when the header is absent, or `*` (any current
-    version: RFC 9110, 13.1.1); `WeakTag.WEAK` for a weak tag, which matches none."""
-    raw = request.headers.get(header)
+def if_match(request: Request) -> frozenset[int] | None:
+    """The versions If-Match (`"*" / 1#entity-tag`, RFC 9110, 13.1.1) lets an action apply
+    to: None sets no condition (no header, or `*`). If-Match compares strongly, so a weak tag
+    matches no version and is left out: a header of weak tags only matches none (412). A
+    value that is no such list is refused (400), never taken for some other version."""
+    raw = request.headers.get("If-Match")
     if raw is None or raw.strip(" \t") == "*":
         return None
-    match = _ETAG.fullmatch(raw)
-    if match is None:
+    tags = _entity_tags(raw)
+    if tags is None:
         raise InvalidRequest(
-            f'{header} takes a game version as an ETag, e.g. "12".',
-            errors={header: ["Expected a quoted version number."]},
+            'If-Match takes game versions as ETags, e.g. "12" or "12", "13".',
+            errors={"If-Match": ['Expected "*" or quoted version numbers, comma-separated.']},
         )
-    if match["weak"] is not None:
-        return WeakTag.WEAK
-    return int(match["strong"] or match["bare"])
+    return frozenset(int(tag["version"]) for tag in tags if tag["weak"] is None)
+
+
+def _entity_tags(raw: str) -> list[re.Match[str]] | None:
+    """The tags of a comma-separated list (RFC 9110, 5.6.1: spaces or tabs around each,
+    empty elements ignored), or None unless every element is one and there is at least one."""
+    elements = [element.strip(" \t") for element in raw.split(",")]
+    tags = [_ETAG.fullmatch(element) for element in elements if element]
+    if not tags or None in tags:
+        return None
+    return [tag for tag in tags if tag is not None]
 
 
 def if_none_match(request: Request) -> set[str]:
-    """The versions named by If-None-Match (`*` matches any)."""
+    """The versions named by If-None-Match (`*` matches any); an element that is no tag
+    names none, so at worst the full answer is sent."""
     raw = request.headers.get("If-None-Match")
     if not raw:
         return set()
     tags = set()
     for part in raw.split(","):
-        part = part.strip()
+        part = part.strip(" \t")
         if part == "*":
             tags.add("*")
             continue
         match = _ETAG.fullmatch(part)
         if match:  # weak or strong alike: If-None-Match compares weakly (RFC 9110, 13.1.2)
-            tags.add(match["weak"] or match["strong"] or match["bare"])
+            tags.add(match["version"])
     return tags
 
 

@@ -130,8 +130,8 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         "A bot plays this seat",
         "The seat timed out `options.max_timeouts` turns in a row, so a bot took it over for "
         "the rest of the game (R13; the log's `SeatAbandoned` event, the view's "
-        "`players[].bot`). Its token still reads the game but no longer acts; `bot` names the "
-        "strategy playing it.",
+        "`players[].bot`). Its token still reads the game but no longer acts, nor leaves the "
+        "seat (a bot already plays it); `bot` names the strategy playing it.",
         "Watch the game to its end with your token (or as a spectator). Next time, act before "
         "`turn_deadline`: each turn you play yourself sets your `timeouts` back to 0.",
     ),
@@ -146,9 +146,9 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
     "version_mismatch": ProblemType(
         412,
         "The game has moved on",
-        "`If-Match` named a version that is not the game's current one: another action came "
-        "first, so the view you decided on is stale. Nothing was applied; `current_version` "
-        "is the game's version now.",
+        '`If-Match` named no version that is the game\'s current one (a weak tag, `W/"12"`, '
+        "never matches): another action came first, so the view you decided on is stale. "
+        "Nothing was applied; `current_version` is the game's version now.",
         "Read the game again (its view and its `ETag`), decide again on what it shows, and "
         "send the new decision with the new version in `If-Match`.",
     ),

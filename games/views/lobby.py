@@ -103,9 +103,12 @@ class GameListView(APIView):
         operation_id="list_games",
         summary="List games",
         description="Newest first unless `ordering` says otherwise. Filter by "
-        "`status=waiting&open_seats=1&seeded=false` to find games to join. Every parameter is "
-        "checked: a value outside its type, enum or bounds is refused with 400 "
-        "`invalid_request`, the parameter named in `errors`.",
+        "`status=waiting&open_seats=1&seeded=false` to find games to join. Stale games, "
+        "unfinished ones whose last event (`updated_at`) is older than the service's "
+        "`LOBBY_STALE_AFTER_SECONDS` (an hour by default), are left out unless `stale=true`: "
+        "no one moves them (a seat's player may never come back), so they are not worth "
+        "joining or watching. Every parameter is checked: a value outside its type, enum or "
+        "bounds is refused with 400 `invalid_request`, the parameter named in `errors`.",
         tags=["lobby"],
         auth=[],
         parameters=[
@@ -128,6 +131,14 @@ class GameListView(APIView):
                 description="`false`: only games with a secret seed, which no one can have "
                 "rigged; `true`: only games created with an explicit `seed` (whoever knows it "
                 "knows every card). `true` or `false` only.",
+            ),
+            OpenApiParameter(
+                "stale",
+                bool,
+                default=False,
+                description="`true`: every game, the stale ones too (waiting, setup or playing "
+                "games no one has moved for `LOBBY_STALE_AFTER_SECONDS`); `false`: only the "
+                "games moved since and the finished ones. `true` or `false` only.",
             ),
             OpenApiParameter(
                 "ordering",

@@ -16,12 +16,10 @@ from engine import POSITION_KINDS, TURN_ACTION_KINDS, TURN_ACTIONS, action_from_
 
 from .. import idempotency, services
 from ..api.headers import (
-    WeakTag,
     idempotency_key,
-    parse_version_header,
+    if_match,
     seat_credential,
 )
-from ..errors import VersionMismatch
 from ..inputs import (
     ACTION_DESCRIPTIONS,
     AnyActionSerializer,
@@ -53,17 +51,6 @@ from .common import (
 )
 
 
-def _weak_tag_mismatch(game_id: str, request: Request) -> VersionMismatch:
-    """412 for an If-Match weak tag, which matches no version (RFC 9110, 13.1.1); after the
-    game and the token are checked, as for a version that is not the current one."""
-    game, _ = services.game_and_seat(game_id, seat_credential(request), required=True)
-    return VersionMismatch(
-        game.version,
-        f"A weak tag never matches in If-Match; the game is at version {game.version}: send its "
-        f'ETag as it came, "{game.version}".',
-    )
-
-
 class ActionView(PerViewerView):
     """A turn action by the seat whose token is presented; answers that seat's new view.
 
@@ -77,15 +64,13 @@ class ActionView(PerViewerView):
     def post(self, request: Request, game_id: str) -> Response:
         with authenticated_before_bad_request(request, game_id):
             data = self.action_data(request.data if request.data not in (None, "") else {})
-            expected_version = parse_version_header(request, "If-Match")
+            expected_versions = if_match(request)
             key = idempotency_key(request)
-        if expected_version is WeakTag.WEAK:
-            raise _weak_tag_mismatch(game_id, request)
         result = services.perform_action(
             game_id,
             seat_credential(request),
             action_from_data(data),
-            expected_version=expected_version,
+            expected_versions=expected_versions,
             idempotency_key=key,
             fingerprint=services.action_fingerprint(data) if key else "",
         )

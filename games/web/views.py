@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from engine import action_from_data, event_for_viewer
 from engine.errors import RuleError
 
-from .. import bots, log, services
+from .. import bots, clock, log, services
 from ..api.throttling import GameCreationThrottle, PageBotSeatThrottle
 from ..auth import SeatCredential
 from ..errors import GameNotFound, InvalidToken, ServiceError
@@ -34,7 +34,7 @@ from ..presenters import game_data, game_summary
 from .forms import CreateGameForm, JoinForm, parse_move
 from .seats import drop_seat, held_credential, held_games, hold_seat
 from .table import table_context
-from .words import Names, Seen, event_words
+from .words import Names, Seen, event_words, idle_words
 
 #: Events read back for the last action in words: a whole turn and what it caused fit.
 TURN_EVENTS = 10
@@ -207,10 +207,20 @@ def _table_context(seen: Viewer, data: dict[str, Any]) -> dict[str, Any]:
     browser not yet seated at a waiting game, the form to join it."""
     context = table_context(data, seen_events(seen.game, seen.seat, data["version"]))
     context["stream"] = reverse("stream", args=[seen.game.id])  # the spectator's (issue 14)
+    context["stale"] = _stale_words(seen.game)
     if data["status"] == Status.WAITING and seen.seat is None:
         form = context["join_form"] = JoinForm(auto_id="join-%s")
         form.fields["name"].widget.attrs["hx-preserve"] = "true"  # a name being typed stays
     return context
+
+
+def _stale_words(game: Game) -> str:
+    """Said on the table of a game the lobby leaves out as stale: whoever finds it by its
+    link learns that no one may come back to it ("" for a game that moves)."""
+    if not services.is_stale(game):
+        return ""
+    idle = (clock.now() - game.updated_at).total_seconds()
+    return f"No one has moved in this game for {idle_words(idle)}."
 
 
 def _view_data(seen: Viewer) -> dict[str, Any]:
@@ -226,9 +236,15 @@ def table(request: HttpRequest, game_id: str) -> HttpResponse:
     """The table: every grid, the piles, the viewer's moves as buttons, the last action in
     words, the round's results and the final standings."""
     seen = viewer(request, game_id)
-    context = _table_context(seen, _view_data(seen))
-    context["leave"] = _leave_words(seen)
+    data = _view_data(seen)
+    context = _table_context(seen, data)
+    context["leave"] = _leave_words(seen) if not _played_by_bot(seen, data) else ""
     return render(request, "games/table.html", context)
+
+
+def _played_by_bot(seen: Viewer, data: dict[str, Any]) -> bool:
+    """The browser's seat went to a bot after its timeouts: it watches, and may not leave."""
+    return seen.seat is not None and data["players"][seen.seat]["bot"] is not None
 
 
 def _leave_words(seen: Viewer) -> str:

@@ -234,3 +234,13 @@ def _timed_out(before: Sequence[Seen], names: Names) -> str:
     abandoned = kinds.get("SeatAbandoned")
     bot = f" (the {abandoned['bot']} bot plays the seat from now on)" if abandoned else ""
     return f"{who} ran out of time{bot}:"
+
+
+def idle_words(seconds: float) -> str:
+    """How long a game has not moved, roughly, in its largest unit: "3 hours", "2 days"."""
+    minutes = int(seconds // 60)
+    for unit, size in (("day", 1440), ("hour", 60), ("minute", 1)):
+        if minutes >= size:
+            count = minutes // size
+            return f"{count} {unit}{'' if count == 1 else 's'}"
+    return "less than a minute"

@@ -324,10 +324,10 @@ def test_if_match_with_the_current_version(
     current = version(game_id)
     answer = act(api, game_id, tokens[seat], {"action": "draw"}, HTTP_IF_MATCH=f'"{current}"')
     assert answer["version"] == current + 1
-    unquoted = act(
-        api, game_id, tokens[seat], {"action": "discard"}, HTTP_IF_MATCH=f" {current + 1}\t"
+    spaced = act(
+        api, game_id, tokens[seat], {"action": "discard"}, HTTP_IF_MATCH=f' "{current + 1}"\t'
     )
-    assert unquoted["version"] == current + 2
+    assert spaced["version"] == current + 2
     # `*` matches whatever the current version is (RFC 9110).
     act(api, game_id, tokens[seat], {"action": "reveal", "column": 3, "row": 2}, HTTP_IF_MATCH="*")
 
@@ -374,16 +374,39 @@ def test_if_match_with_a_stale_version_does_nothing(
     assert get_view(api, game_id, tokens[seat])["held_card"] is None
 
 
+def test_if_match_with_a_list_matches_any_of_its_strong_tags(
+    api: APIClient, playing: tuple[str, list[str], int]
+) -> None:
+    """A list of tags was refused (400), though RFC 9110 makes If-Match a list: it matches
+    when any of its tags is the current version, compared strongly (a weak one never is)."""
+    game_id, tokens, seat = playing
+    current = version(game_id)
+    for stale in (f'"{current - 1}", "{current + 1}"', f'W/"{current}", "{current - 1}"'):
+        response = send(api, game_id, tokens[seat], {"action": "draw"}, HTTP_IF_MATCH=stale)
+        problem = assert_problem(response, 412, "version_mismatch")
+        assert problem["current_version"] == current
+    assert version(game_id) == current
+    listed = f'"{current - 1}",W/"{current + 1}" , "{current}",'
+    answer = act(api, game_id, tokens[seat], {"action": "draw"}, HTTP_IF_MATCH=listed)
+    assert answer["version"] == current + 1
+
+
 @pytest.mark.parametrize(
     "header",
-    ["abc", '"abc"', '"1", "2"', "-1", '"' + "9" * 30 + '"', "", 'W/8868"', '"12', '12"', "W/12"],
+    [
+        *("abc", '"abc"', "-1", '"' + "9" * 30 + '"', "", 'W/8868"', '"12', '12"', "W/12"),
+        *("4", " 4 ", '"1", 2', '"1" "2"', '"1", *', ",", " , "),
+    ],
 )
 def test_a_malformed_if_match_is_a_bad_request(
     api: APIClient, playing: tuple[str, list[str], int], header: str
 ) -> None:
+    """An unquoted version (`4`) was taken for `"4"`, though it is no entity tag: like any
+    value that is neither `*` nor a list of quoted versions, it is refused, never guessed."""
     game_id, tokens, seat = playing
     response = send(api, game_id, tokens[seat], {"action": "draw"}, HTTP_IF_MATCH=header)
-    assert_problem(response, 400, "invalid_request")
+    problem = assert_problem(response, 400, "invalid_request")
+    assert problem["errors"]["If-Match"]
     assert get_view(api, game_id)["held_card"] is None
 
 

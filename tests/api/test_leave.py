@@ -6,11 +6,19 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from engine import GreedyPlayer, Join, Options, Reveal, SeededShuffler, replay
+from engine import act as engine_act
+from engine import create_game as create_engine_game
 from engine.audit import verify_log
+from engine.autoplay import time_out
+from engine.events import Event, SeatAbandoned, SeatLeft
+from engine.simulate import chooser_from_view
 from games import log
 from games.models import Game, Seat
 
-from .bots_support import leave, run_jobs
+from .bots_support import Clock, leave, run_jobs
+from .history_support import document_of
+from .import_support import IMPORT
 from .support import GAMES, act, assert_problem, create_game, finished_game, get_view, join
 
 pytestmark = pytest.mark.django_db
@@ -114,3 +122,52 @@ def test_a_game_whose_players_all_walk_away_finishes_by_itself(api: APIClient) -
     assert [p["bot"] for p in final["players"]] == ["greedy"] * 3
     game = Game.objects.get(pk=game_id)
     assert verify_log(log.engine_events(game)).phase == "finished"
+
+
+def test_a_seat_a_bot_took_over_cannot_be_left(
+    api: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After its timeouts handed the seat to a bot (`SeatAbandoned`), the seat's token, which
+    still reads the game, could leave it and log a second handover (`SeatLeft`): refused now
+    as its actions are, and nothing is logged."""
+    clock = Clock(monkeypatch)
+    options = {"turn_seconds": 30, "max_timeouts": 1}
+    game_id = api.post(GAMES, {"seats": 2, "options": options}, format="json").json()["id"]
+    ada, bob = (join(api, game_id, name)["token"] for name in ("Ada", "Bob"))
+    for column in (0, 1):
+        act(api, game_id, bob, {"action": "reveal", "column": column, "row": 0})
+    clock.advance(31)
+    run_jobs()  # Ada's setup ran out: once is too often here
+    version = get_view(api, game_id)["version"]
+    problem = assert_problem(leave(api, game_id, 0, ada), 409, "seat_played_by_bot")
+    assert problem["bot"] == "greedy"
+    assert get_view(api, game_id, ada)["you"] == 0  # the token still reads the game
+    types = [stored.type for stored in log.events(Game.objects.get(pk=game_id))]
+    assert "SeatAbandoned" in types and "SeatLeft" not in types
+    assert get_view(api, game_id)["version"] == version
+
+
+def _abandoned_seat_log() -> list[Event]:
+    """A two-seat game on the engine whose seat 0 timed out its setup and went to a bot."""
+    shuffler = SeededShuffler(5)
+    events = create_engine_game(2, Options(turn_seconds=30, max_timeouts=1))
+    state = replay(events)
+    for name in ("Ada", "Bob"):
+        new, state = engine_act(state, None, Join(name), shuffler)
+        events += new
+    for column in (0, 1):
+        new, state = engine_act(state, 1, Reveal(column, 0), shuffler)
+        events += new
+    new, state = time_out(state, chooser_from_view(GreedyPlayer()), shuffler, "greedy")
+    assert SeatAbandoned(0, "greedy") in new
+    return events + new
+
+
+def test_an_import_refuses_a_seat_left_after_a_bot_took_it_over(api: APIClient) -> None:
+    """The audit (import, `verify_games`) accepted a log where a seat a bot already played
+    was left again; the rules refuse that `SeatLeft`, so the import names it."""
+    events = _abandoned_seat_log()
+    assert api.post(IMPORT, document_of(events), format="json").status_code == 201
+    doctored = document_of([*events, SeatLeft(0, "greedy")])
+    problem = assert_problem(api.post(IMPORT, doctored, format="json"), 400, "invalid_history")
+    assert (problem["sequence"], problem["rule_code"]) == (len(events) + 1, "wrong_step")

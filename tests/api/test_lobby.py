@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.models import Game, GameEvent, Seat
@@ -548,3 +550,43 @@ def test_query_integers_are_ascii_digits_only(api: APIClient, name: str, value: 
     """What the schema's `integer` says: no decimals, spaces, signs or other scripts' digits."""
     problem = assert_problem(api.get(GAMES, {name: value}), 400, "invalid_request")
     assert name in problem["errors"]
+
+
+def _unmoved_for(seconds: int, *game_ids: str) -> None:
+    """As if these games' last event were `seconds` old."""
+    moment = timezone.now() - timedelta(seconds=seconds)
+    Game.objects.filter(pk__in=game_ids).update(updated_at=moment)
+
+
+def _listed(api: APIClient, **query: Any) -> set[str]:
+    response = api.get(GAMES, {"limit": 100, **query})
+    assert response.status_code == 200, response.content
+    return {game["id"] for game in response.json()["results"]}
+
+
+def test_the_lobby_leaves_out_games_no_one_moves(api: APIClient) -> None:
+    """A seat taken by a client that never came back (a join whose answer was lost) kept a
+    game without a clock in the lobby for ever: unfinished games not moved for
+    LOBBY_STALE_AFTER_SECONDS are left out, unless `stale=true`; finished ones stay."""
+    idle_waiting, waiting = create_game(api, 3)["id"], create_game(api, 3)["id"]
+    idle_started, _ = start_game(api)
+    finished, _ = finished_game(api)
+    _unmoved_for(2 * 3600, idle_waiting, idle_started, finished)
+    assert _listed(api) == {waiting, finished}
+    assert _listed(api, stale="false") == {waiting, finished}
+    assert _listed(api, stale="true") == {idle_waiting, waiting, idle_started, finished}
+    assert _listed(api, status="waiting") == {waiting}
+    assert _listed(api, status="waiting", stale="true") == {idle_waiting, waiting}
+    refused = api.get(GAMES, {"stale": "yes"})
+    assert "stale" in assert_problem(refused, 400, "invalid_request")["errors"]
+
+
+def test_how_long_a_game_may_rest_is_a_setting(api: APIClient, settings: Any) -> None:
+    game_id = create_game(api)["id"]
+    _unmoved_for(2 * 3600, game_id)
+    settings.LOBBY_STALE_AFTER_SECONDS = 3 * 3600
+    assert _listed(api) == {game_id}
+    settings.LOBBY_STALE_AFTER_SECONDS = 3600
+    assert _listed(api) == set()
+    join(api, game_id, "Ada")  # a move: the game is fresh again
+    assert _listed(api) == {game_id}

@@ -12,6 +12,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from engine import POSITION_KINDS, TURN_ACTION_KINDS
+from games.history import MAX_EVENTS
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "openapi.yaml"
@@ -190,3 +191,12 @@ def test_the_stream_documents_each_frame_s_shape(schema: dict[str, Any]) -> None
     assert set(frame["required"]) == {"event", "data"}
     kinds = schema["components"]["schemas"]["StreamFrameKind"]["enum"]
     assert {"CardDrawn", "GameEnded", "view", "skipped"} <= set(kinds)
+
+
+def test_an_import_documents_the_bounds_of_its_events(schema: dict[str, Any]) -> None:
+    """An import of no events (or too many) is refused, but the schema allowed any list: it
+    now says `minItems: 1` and `maxItems`, the import's own limit."""
+    request = schema["paths"]["/api/v1/games/import"]["post"]["requestBody"]
+    component = request["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+    events = schema["components"]["schemas"][component]["properties"]["events"]
+    assert (events["minItems"], events["maxItems"]) == (1, MAX_EVENTS)

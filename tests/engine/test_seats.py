@@ -137,6 +137,21 @@ def test_max_timeouts_in_a_row_hand_the_seat_to_a_bot() -> None:
     assert verify_log(game.events) == game.state
 
 
+def test_a_seat_a_bot_plays_after_its_timeouts_cannot_be_left() -> None:
+    """A seat handed to a bot (`SeatAbandoned`) could still be left, logging a `SeatLeft` for
+    a seat a bot already plays: the rules refuse it, and the audit refuses a log holding one."""
+    game = Game(2, [None, "greedy"], max_timeouts=1)
+    game.play(time_out(game.state, GREEDY, game.shuffler, "random"))
+    assert game.state.bots == ("random", "greedy") and game.state.left == (False, False)
+    with pytest.raises(rule_errors.WrongStep, match="random bot already plays"):
+        game.do(0, Leave("greedy"))
+    with pytest.raises(rule_errors.WrongStep):
+        game.do(1, Leave("greedy"))  # a bot's own seat, from the start
+    with pytest.raises(InvalidLog) as caught:
+        verify_log([*game.events, SeatLeft(0, "greedy")])
+    assert (caught.value.sequence, caught.value.code) == (len(game.events) + 1, "wrong_step")
+
+
 def test_only_a_seat_with_something_to_do_times_out() -> None:
     game = Game(2, [None, None])
     game.reveal_setup(0)

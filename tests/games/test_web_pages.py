@@ -5,10 +5,12 @@ leave the API cookie-free. (tests/web drives them in a real browser.)"""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from engine import GreedyPlayer, view
@@ -19,6 +21,8 @@ from games.models import Game
 from games.web.forms import parse_move
 from games.web.seats import SESSION_KEY
 from games.web.table import card_colour
+from games.web.words import idle_words
+from tests.api.bots_support import Clock, run_jobs
 from tests.api.support import bearer, game_url
 
 pytestmark = pytest.mark.django_db
@@ -236,3 +240,47 @@ def test_every_version_of_a_game_renders_for_a_seat_and_a_spectator() -> None:
     assert "Round 1 is over" in headlines
     final = ada.get(f"/games/{game_id}").content.decode()
     assert "Final standings" in final and re.search(r"Round \d+ results", final)
+
+
+def test_the_lobby_page_leaves_out_a_game_no_one_moves_and_its_table_says_so() -> None:
+    """The web lobby listed games no one would ever move again; it now leaves them out like
+    the API's lobby, and a stale game's table, still reachable by its link, says why."""
+    ada = Client()
+    idle, moving = create(ada, "Ada"), create(ada, "Bea")
+    Game.objects.filter(pk=idle).update(updated_at=timezone.now() - timedelta(hours=3))
+    lobby = ada.get("/").content.decode()
+    assert moving in lobby and idle not in lobby
+    table = ada.get(f"/games/{idle}").content.decode()
+    assert "No one has moved in this game for 3 hours." in table
+    assert "No one has moved" not in ada.get(f"/games/{moving}").content.decode()
+
+
+def test_idle_times_are_said_in_their_largest_unit() -> None:
+    assert [idle_words(s) for s in (30, 60, 150, 3600, 7260, 86400, 3 * 86400)] == [
+        "less than a minute",
+        "1 minute",
+        "2 minutes",
+        "1 hour",
+        "2 hours",
+        "1 day",
+        "3 days",
+    ]
+
+
+def test_a_seat_a_bot_took_over_offers_no_leave(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A browser whose seat went to a bot after its timeouts was offered "Leave seat", and
+    leaving logged a second handover; now the page offers none and a post changes nothing."""
+    clock = Clock(monkeypatch)
+    options = {"turn_seconds": 30, "max_timeouts": 1}
+    game_id = str(services.create_game(seats=2, options=options, seed=None).id)
+    ada, bob = Client(), Client()
+    assert join(ada, game_id, "Ada").status_code == join(bob, game_id, "Bob").status_code == 302
+    assert "Leave seat" in ada.get(f"/games/{game_id}").content.decode()
+    for column in (0, 1):
+        move(bob, game_id, f"reveal:{column}:0")
+    clock.advance(31)
+    run_jobs()  # Ada's setup ran out: a bot plays her seat
+    assert "Leave seat" not in ada.get(f"/games/{game_id}").content.decode()
+    version = Game.objects.get(pk=game_id).version
+    ada.post(f"/games/{game_id}/leave")
+    assert Game.objects.get(pk=game_id).version == version
