@@ -83,7 +83,7 @@ def stream(game: Game, viewer: int | None, after: int) -> Iterator[bytes]:
     knows at once whether it is to act), then a batch after every move, a comment when idle;
     it ends after the game's last event, after `LIVE_STREAM_SECONDS`, or when the process
     drains (the client reconnects with `Last-Event-ID`)."""
-    with hub.streaming(), hub.watching(game.id, game.version):
+    with hub.watching(game.id, game.version):
         yield retry(settings.LIVE_RETRY_MS)
         deadline = time.monotonic() + settings.LIVE_STREAM_SECONDS
         cursor, first = after, True
