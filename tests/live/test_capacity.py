@@ -115,9 +115,10 @@ def unread_bytes(sock: socket.socket) -> int:
 
 
 def wait_answered(sock: socket.socket, timeout: float = 20) -> None:
-    """Until the server has started answering the non-reader (its place then taken)."""
+    """Until the server is writing the long log to the non-reader (more than the headers and
+    `retry:`): its place is taken and the log's read, shared by them all, is done."""
     deadline = time.monotonic() + timeout
-    while unread_bytes(sock) == 0:
+    while unread_bytes(sock) < 1024:
         assert time.monotonic() < deadline, "the server never answered a non-reader"
         time.sleep(0.05)
 
