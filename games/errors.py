@@ -71,13 +71,28 @@ class GameNotFound(ServiceError):
 
 
 class TooManyStreams(ServiceError):
-    """This process holds `LIVE_MAX_STREAMS` streams already: a new one would take the
-    threads the other requests need."""
+    """This process holds `LIVE_MAX_STREAMS` streams and long polls already: one more would
+    take the threads the other requests need."""
 
     code = "too_many_streams"
 
     def __init__(self) -> None:
-        super().__init__("This server holds as many live streams as it can; retry shortly.")
+        super().__init__(
+            "This server holds as many live streams and long polls as it can; retry shortly."
+        )
+
+
+class TooManyStreamsFromAddress(ServiceError):
+    """This client address holds `LIVE_MAX_STREAMS_PER_ADDRESS` streams and long polls in this
+    process already: one address may not take every place the others need."""
+
+    code = "too_many_streams_from_address"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Your address holds as many live streams and long polls on this server as it may; "
+            "close one, or retry shortly."
+        )
 
 
 class GameNotFinished(ServiceError):

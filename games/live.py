@@ -10,6 +10,11 @@ What a viewer is sent is read by the hub's reader threads, once per game, versio
 kind in this process, and shared by every stream that waits for it: a thousand spectators of
 one game cost one read of the log. The reader threads hold the database connections; a waiting
 stream holds none.
+
+A stream or a long poll holds a thread while it is open, so each first takes one of the
+process's `LIVE_MAX_STREAMS` places (`Hub.reserve`), at most `LIVE_MAX_STREAMS_PER_ADDRESS` of
+them per client address: past either the request is refused before it waits, and the THREADS
+the gunicorn configuration adds on top stay free for the other requests.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import logging
 import threading
 import time
 import uuid
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -32,6 +37,7 @@ from django.db import close_old_connections, connections
 
 from . import store
 from .api import gate
+from .errors import TooManyStreams, TooManyStreamsFromAddress
 from .models import Game
 
 logger = logging.getLogger(__name__)
@@ -41,6 +47,9 @@ T = TypeVar("T")
 #: later than the first (they were writing the previous frames to a slow client meanwhile).
 _READS_KEPT = 4096
 _READS_KEPT_SECONDS = 10.0
+
+#: The kinds of request that hold a place (`Hub.reserve`).
+STREAM, LONG_POLL = "stream", "long_poll"
 
 
 @dataclass
@@ -52,11 +61,32 @@ class _Watched:
     watchers: int = 0
 
 
+class Place:
+    """One place a stream or long poll holds (`Hub.reserve`), given back by `release` (or at
+    the end of the block it is the context of), once however often released."""
+
+    def __init__(self, hub: Hub, kind: str, address: str) -> None:
+        self.kind, self.address, self.held = kind, address, True
+        self._hub = hub
+
+    def release(self) -> None:
+        self._hub.give_back(self)
+
+    def __enter__(self) -> Place:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.release()
+
+
 class Hub:
-    """Watched games, their latest known versions, and the reads shared between waiters."""
+    """Watched games, their latest known versions, the reads shared between waiters, and the
+    places the streams and long polls hold."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        # Reentrant: a place dropped unreleased is given back by the garbage collector, which
+        # may run while this thread holds the lock.
+        self._lock = threading.RLock()
         self._games: dict[uuid.UUID, _Watched] = {}
         self._reads: OrderedDict[Any, tuple[float, Future[Any]]] = OrderedDict()
         self._readers: ThreadPoolExecutor | None = None
@@ -64,7 +94,8 @@ class Hub:
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
         self.draining = threading.Event()
-        self.streams = 0
+        self.held: Counter[str] = Counter()  # places held, by kind
+        self._held_by: Counter[str] = Counter()  # places held, by client address
 
     @contextmanager
     def watching(self, game_id: uuid.UUID, version: int) -> Iterator[None]:
@@ -82,16 +113,30 @@ class Hub:
                 if watched.watchers == 0:
                     del self._games[game_id]
 
-    @contextmanager
-    def streaming(self) -> Iterator[None]:
-        """Count an open stream while the block runs (`live_streams` in the stats)."""
+    def reserve(self, kind: str, address: str) -> Place:
+        """A place for a stream or a long poll (`kind`) of `address`, checked and counted at
+        once under the lock, so that simultaneous requests never take more than there are;
+        refused past the address's places, then past the process's."""
         with self._lock:
-            self.streams += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self.streams -= 1
+            per_address = settings.LIVE_MAX_STREAMS_PER_ADDRESS  # 0: no limit per address
+            if per_address and self._held_by[address] >= per_address:
+                raise TooManyStreamsFromAddress()
+            if self.held.total() >= settings.LIVE_MAX_STREAMS:
+                raise TooManyStreams()
+            self.held[kind] += 1
+            self._held_by[address] += 1
+        return Place(self, kind, address)
+
+    def give_back(self, place: Place) -> None:
+        """`place` is free again (if it was not already)."""
+        with self._lock:
+            if not place.held:
+                return
+            place.held = False
+            self.held[place.kind] -= 1
+            self._held_by[place.address] -= 1
+            if not self._held_by[place.address]:
+                del self._held_by[place.address]  # no entry kept per address ever seen
 
     def publish(self, game_id: uuid.UUID, version: int) -> None:
         """`game_id` is now at `version` at least: wake its waiters if that is news."""

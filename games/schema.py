@@ -130,8 +130,13 @@ ERROR_RESPONSES: dict[int, OpenApiResponse] = {
     413: _problem("The request body is too large.", 413),
     415: _problem("The request body is not JSON (`Content-Type`).", 415),
     422: _problem("The `Idempotency-Key` was used for another request.", 422),
-    429: _problem("Too many requests; see `Retry-After`.", 429),
-    503: _problem("The server holds all the streams it can; see `Retry-After`.", 503),
+    429: _problem(
+        "Too many requests, or streams and long polls from this address; see `Retry-After`.",
+        429,
+    ),
+    503: _problem(
+        "The server holds all the streams and long polls it can; see `Retry-After`.", 503
+    ),
 }
 #: What any operation may answer: another method on its path, an `Accept` it cannot satisfy, a
 #: body without a length or over the limit (checked before any view runs), the rate limit.

@@ -98,7 +98,7 @@ def stream(game: Game, viewer: Viewer, after: int) -> Iterator[bytes]:
     (the client reconnects with `Last-Event-ID`), or before a batch once the viewer's seat is
     no longer held as it was (`still_held`). It starts at most `LIVE_STREAM_BACKLOG` events
     before the game's version, with a `skipped` frame naming what it left out."""
-    with hub.streaming(), hub.watching(game.id, game.version):
+    with hub.watching(game.id, game.version):
         yield retry(settings.LIVE_RETRY_MS)
         cursor = backlog_start(game.version, after)
         if cursor > after:

@@ -45,13 +45,14 @@ def free_port() -> int:
 
 def server_environment(database_url: str, **extra: str) -> dict[str, str]:
     """A production environment (DEBUG off) for a server on loopback: no HTTPS redirect, no
-    rate limits, the benchmark's bare endpoint mounted."""
+    rate limits nor limit of streams per address, the benchmark's bare endpoint mounted."""
     env = {
         **os.environ,
         "DEBUG": "false",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "SECURE_SSL_REDIRECT": "false",
         "THROTTLING": "off",
+        "LIVE_MAX_STREAMS_PER_ADDRESS": "0",  # every benchmark client is on loopback
         "BENCH_ENDPOINTS": "on",
         "DATABASE_URL": database_url,
         "ALLOWED_HOSTS": "127.0.0.1,localhost",

@@ -2,11 +2,11 @@
 `bench_stream` start).
 
 Threaded WSGI workers (`gthread`): each worker process serves THREADS ordinary requests at once
-and holds up to LIVE_MAX_STREAMS live streams besides (`GET /games/{id}/stream`: a stream
-occupies a thread while it is open, waiting without CPU and without a database connection), so
-its pool has THREADS + LIVE_MAX_STREAMS threads; a stream past the cap is refused (503), so the
-THREADS stay free for actions. docs/PERFORMANCE.md's `bench_stream` section compares this with
-gevent and uvicorn workers.
+and holds up to LIVE_MAX_STREAMS live streams and waiting long polls besides, together
+(`GET /games/{id}/stream`, `/events?wait=`: each occupies a thread while it is open, waiting
+without CPU and without a database connection), so its pool has THREADS + LIVE_MAX_STREAMS
+threads; one past the cap is refused (503), so the THREADS stay free for actions.
+docs/PERFORMANCE.md's `bench_stream` section compares this with gevent and uvicorn workers.
 
 Database connections: any thread of the pool may serve an API request, and a thread keeps its
 connection (CONN_MAX_AGE) while idle, so a thousand threads could hold a thousand connections.
@@ -16,9 +16,10 @@ see skyjo_service/settings.py.
 
 Environment: WORKERS (processes; default one per CPU: the work is CPU-bound Python, threads
 cover the waits on the database), THREADS (ordinary requests per worker, default 8),
-LIVE_MAX_STREAMS (streams per worker, default 1000), BIND (default 127.0.0.1:8000),
-CONN_MAX_AGE (seconds a connection is kept when there is no pool, default 60 here), TIMEOUT
-(seconds before a stuck worker is replaced, default 30). Command-line options win over this file.
+LIVE_MAX_STREAMS (streams and long polls per worker, default 1000), BIND (default
+127.0.0.1:8000), CONN_MAX_AGE (seconds a connection is kept when there is no pool, default 60
+here), TIMEOUT (seconds before a stuck worker is replaced, default 30). Command-line options
+win over this file.
 """
 
 import os
@@ -30,7 +31,7 @@ from typing import Any
 wsgi_app = "skyjo_service.wsgi:application"
 worker_class = "gthread"
 workers = int(os.environ.get("WORKERS") or os.cpu_count() or 2)
-#: Ordinary requests at once per worker; the streams' threads come on top.
+#: Ordinary requests at once per worker; the threads of streams and long polls come on top.
 ordinary_threads = int(os.environ.get("THREADS") or 8)
 live_max_streams = int(os.environ.get("LIVE_MAX_STREAMS") or 1000)  # as skyjo_service/settings.py
 threads = ordinary_threads + live_max_streams

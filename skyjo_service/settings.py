@@ -232,8 +232,18 @@ LIVE_LONG_POLL_SECONDS = env_float("LIVE_LONG_POLL_SECONDS", 30.0)
 #: starts this many events before the game's version, with a `skipped` frame (read the rest
 #: from `/events`), so one request never costs the whole log of a long game.
 LIVE_STREAM_BACKLOG = env_int("LIVE_STREAM_BACKLOG", 500)
-#: Streams one process holds at most; more are refused with 503 `too_many_streams`.
+#: Streams and long polls one process holds at most, together (each holds a thread: under
+#: gunicorn, the threads beyond THREADS); more are refused with 503 `too_many_streams`.
 LIVE_MAX_STREAMS = env_int("LIVE_MAX_STREAMS", 1000)
+#: Of those, the most one client address (as the throttles see it: NUM_PROXIES) holds; more
+#: are refused with 429 `too_many_streams_from_address` (0: no limit per address).
+LIVE_MAX_STREAMS_PER_ADDRESS = env_int("LIVE_MAX_STREAMS_PER_ADDRESS", 50)
+#: Seconds a stream's client has to take what it is sent (under gunicorn): past them the stream
+#: ends and frees its place, as a client that stopped reading would hold it for ever (0: none).
+LIVE_SEND_TIMEOUT_SECONDS = env_float("LIVE_SEND_TIMEOUT_SECONDS", 10.0)
+#: A stream's socket send buffer (SO_SNDBUF; the kernel doubles it): a client that stopped
+#: reading is found once this much waits for it (0: the kernel's, which grows to megabytes).
+LIVE_SEND_BUFFER_BYTES = env_int("LIVE_SEND_BUFFER_BYTES", 65536)
 #: Threads per process that read what streams send (each holds a database connection).
 LIVE_READERS = env_int("LIVE_READERS", 2)
 #: Seconds between polls of the watched games' versions (0: 0.1 on SQLite, where it is the

@@ -2,8 +2,9 @@
 
 With REQUESTS_AT_ONCE set (`make serve` sets it to THREADS), at most that many requests per
 process run the application at once (games.api.gate); the others wait their turn without
-taking the interpreter's lock. The worker's pool also has a thread for every open stream: a
-stream runs the application only to start (its frames are written outside it, see
+taking the interpreter's lock. The worker's pool also has a thread for every open stream or
+waiting long poll (LIVE_MAX_STREAMS of them together, games.live): a stream runs the
+application only to start (its frames are written outside it, see
 games.streams), and a long poll steps out of its turn while it waits, so the requests that do
 work take turns as they would with THREADS threads.
 """

@@ -226,10 +226,24 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
     "too_many_streams": ProblemType(
         503,
         "Too many streams",
-        "This server process holds as many live streams as it is configured to "
-        "(`LIVE_MAX_STREAMS`); the stream was not opened.",
+        "This server process holds as many live streams and long polls (`/events?wait=`, "
+        "while they wait) as it is configured to (`LIVE_MAX_STREAMS`, both together): each "
+        "holds a thread, and the others are kept for the other requests. The stream was not "
+        "opened, the long poll did not wait.",
         "Reconnect after the number of seconds in `Retry-After` (an EventSource does so by "
-        "itself), or follow the game with `GET /api/v1/games/{id}/events?wait=30` meanwhile.",
+        "itself), or follow the game meanwhile with `GET /api/v1/games/{id}/events` without "
+        "`wait` (a plain poll, never refused this way).",
+    ),
+    "too_many_streams_from_address": ProblemType(
+        429,
+        "Too many streams from your address",
+        "Your client address holds as many live streams and waiting long polls on this server "
+        "process as one address may (`LIVE_MAX_STREAMS_PER_ADDRESS`), so that one address "
+        "cannot take the places every other client needs. The stream was not opened, the long "
+        "poll did not wait.",
+        "Close a stream you no longer read (one per game and viewer is enough), or retry after "
+        "the number of seconds in `Retry-After`; a plain poll (`GET /api/v1/games/{id}/events` "
+        "without `wait`) is never refused this way.",
     ),
     "server_error": ProblemType(
         500,
@@ -427,6 +441,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
 _HEADERS: dict[str, dict[str, str]] = {
     "invalid_token": CHALLENGE,
     "too_many_streams": {"Retry-After": "5"},
+    "too_many_streams_from_address": {"Retry-After": "5"},
 }
 
 

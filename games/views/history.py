@@ -18,7 +18,7 @@ from ..api.throttling import GameCreationThrottle
 from ..auth import SeatCredential
 from ..history import export_history
 from ..inputs import MAX_WAIT_SECONDS, EventsQuerySerializer
-from ..live import hub, release_connections
+from ..live import LONG_POLL, hub, release_connections
 from ..models import Game
 from ..presenters import event_feed, game_data
 from ..schema import (
@@ -38,7 +38,13 @@ from ..shapes import (
     HistorySerializer,
     ImportedGameSerializer,
 )
-from .common import PerViewerView, answer_response, keyed_by_address, with_etag
+from .common import (
+    PerViewerView,
+    answer_response,
+    client_address,
+    keyed_by_address,
+    with_etag,
+)
 
 
 class EventFeedView(PerViewerView):
@@ -70,7 +76,11 @@ class EventFeedView(PerViewerView):
                 whole_number(0, MAX_WAIT_SECONDS),
                 description="Long poll: when there is no event after `after` yet, wait up to "
                 "this many seconds for one, and answer as soon as it comes (an empty list "
-                "when none did). Default 0: answer at once.",
+                "when none did). Default 0: answer at once. A waiting long poll holds one of "
+                "the places streams hold: when there is none it is refused at once with 503 "
+                "`too_many_streams`, past the places one address may hold with 429 "
+                "`too_many_streams_from_address` (both with `Retry-After`); without `wait` "
+                "it never is.",
             ),
             IF_NONE_MATCH,
             ETAG,
@@ -79,7 +89,7 @@ class EventFeedView(PerViewerView):
         responses={
             200: EventFeedSerializer,
             304: OpenApiResponse(description="Unchanged: `If-None-Match` names this version."),
-            **problems(400, 401, 404),
+            **problems(400, 401, 404, 503),
         },
     )
     def get(self, request: Request, game_id: str) -> HttpResponseBase:
@@ -89,7 +99,7 @@ class EventFeedView(PerViewerView):
         query.is_valid(raise_exception=True)
         after, limit, wait = (query.validated_data[name] for name in ("after", "limit", "wait"))
         if wait and game.version <= after:
-            game, seat = _waited_for(game, after, wait, credential)
+            game, seat = _waited_for(game, after, wait, credential, client_address(request))
         tags = if_none_match(request)
         if "*" in tags or str(game.version) in tags:
             return with_etag(Response(status=http.HTTP_304_NOT_MODIFIED), game.version)
@@ -98,14 +108,17 @@ class EventFeedView(PerViewerView):
 
 
 def _waited_for(
-    game: Game, after: int, seconds: int, credential: SeatCredential | None
+    game: Game, after: int, seconds: int, credential: SeatCredential | None, address: str
 ) -> tuple[Game, int | None]:
     """The game once it is past `after`, or as it is after `seconds` (a long poll), and the
     seat `credential` stands for then: a token rotated or a seat left meanwhile answers 401,
-    never the seat's cards. No database connection is held while waiting."""
-    release_connections()
-    with hub.watching(game.id, game.version):
-        hub.wait_beyond(game.id, after, min(seconds, settings.LIVE_LONG_POLL_SECONDS))
+    never the seat's cards. No database connection is held while waiting. The wait holds a
+    thread: one of the places streams take too (`hub.reserve`), refused at once when there
+    is none."""
+    with hub.reserve(LONG_POLL, address):
+        release_connections()
+        with hub.watching(game.id, game.version):
+            hub.wait_beyond(game.id, after, min(seconds, settings.LIVE_LONG_POLL_SECONDS))
     return services.game_and_seat(game.id, credential, required=False)
 
 

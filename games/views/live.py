@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from django.conf import settings
+import weakref
+from collections.abc import Iterator
+
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -12,14 +14,15 @@ from rest_framework.views import APIView
 from .. import services, streams
 from ..api.headers import last_event_id, seat_credential
 from ..api.renderers import JSONRenderer
+from ..api.sending import bound_sends
 from ..api.sse import EVENT_STREAM, EventStreamRenderer
 from ..auth import SeatCredential
-from ..errors import TooManyStreams
 from ..inputs import StreamQuerySerializer
-from ..live import hub, release_connections
+from ..live import STREAM, Place, hub, release_connections
 from ..models import Game
 from ..schema import GAME_ID, RETRY_AFTER, SEAT_OR_SPECTATOR, problems, whole_number
 from ..shapes import StreamFrameSerializer
+from .common import client_address
 
 _FRAMES = """\
 One frame per event of the log, in order, each exactly as `GET /api/v1/games/{id}/events` \
@@ -44,7 +47,12 @@ events left out and the `/events` page that starts them (page on with `after`).
 **A seat's stream follows its credential.** Each frame is what the token may see when it is \
 sent: once the seat's token is rotated, the seat left (and perhaps taken by someone else) or \
 handed to a bot after its timeouts, the stream ends before it sends anything more. \
-Reconnecting with the old token answers 401 (a seat handed to a bot still reads)."""
+Reconnecting with the old token answers 401 (a seat handed to a bot still reads).
+
+A stream holds one of the server's places for streams and long polls: when there is none it \
+is refused with 503 `too_many_streams`, and past the places one client address may hold with \
+429 `too_many_streams_from_address` (both with `Retry-After`). Read what it sends: a stream \
+whose client takes nothing for a few seconds (`LIVE_SEND_TIMEOUT_SECONDS`) is closed."""
 
 _EXAMPLE = (
     "retry: 1000\n\n"
@@ -98,11 +106,12 @@ class StreamView(APIView):
         credential = seat_credential(request)
         game, seat = services.game_and_seat(game_id, credential, required=False)
         after = _start(request)
-        if hub.streams >= settings.LIVE_MAX_STREAMS:
-            raise TooManyStreams()
         viewer = _viewer(game, seat, credential)
+        place = hub.reserve(STREAM, client_address(request))
+        chunks = Holding(streams.stream(game, viewer, after), place)  # the place's keeper now
         release_connections()
-        response = StreamingHttpResponse(streams.stream(game, viewer, after), EVENT_STREAM)
+        bound_sends(request.META)
+        response = StreamingHttpResponse(chunks, EVENT_STREAM)
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # nginx: pass each frame on at once
         response["Vary"] = "Authorization"
@@ -115,6 +124,26 @@ def _viewer(game: Game, seat: int | None, credential: SeatCredential | None) -> 
     if seat is None or credential is None:
         return streams.Viewer()
     return streams.Viewer(seat, services.seat_binding(game.id, seat, credential))
+
+
+class Holding:
+    """A stream's bytes, holding the stream's place until they end or the response is closed,
+    even one closed before it started (a generator not yet started runs no `finally` when
+    closed), or dropped unclosed (no WSGI server does: the tests' client may)."""
+
+    def __init__(self, chunks: Iterator[bytes], place: Place) -> None:
+        self._chunks, self._place = chunks, place
+        weakref.finalize(self, place.release)
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self._chunks
+
+    def close(self) -> None:
+        """Called by the response's `close`, which the WSGI server calls at the end."""
+        try:
+            getattr(self._chunks, "close", lambda: None)()
+        finally:
+            self._place.release()
 
 
 def _start(request: Request) -> int:

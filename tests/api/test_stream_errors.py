@@ -1,7 +1,8 @@
 """Errors before a stream starts are problem documents, as every other answer is, even to a
 client that accepts only `text/event-stream` (an EventSource): 404 for an unknown game, 401 for
-a bad token, 400 for a bad `Last-Event-ID` or `after`, 429 when throttled, 503 when the process
-holds `LIVE_MAX_STREAMS` streams. And the feed's long poll and ETag: `wait` out of range is
+a bad token, 400 for a bad `Last-Event-ID` or `after`, 429 when throttled or when the client's
+address holds `LIVE_MAX_STREAMS_PER_ADDRESS` streams and long polls, 503 when the process holds
+`LIVE_MAX_STREAMS`. And the feed's long poll and ETag: `wait` out of range is
 400, `If-None-Match` naming the version is 304.
 
 In this process: nothing here reads a stream (tests/live does, on real servers).
@@ -9,11 +10,14 @@ In this process: nothing here reads a stream (tests/live does, on real servers).
 
 from __future__ import annotations
 
+import gc
 import uuid
 from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.core.signals import request_finished
+from django.db import close_old_connections
 from django.test import override_settings
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
@@ -114,3 +118,60 @@ def test_the_feed_s_etag_is_the_version_and_if_none_match_answers_304(api: APICl
     moved = api.get(url, {"after": 4}, HTTP_IF_NONE_MATCH='"4"', **bearer(tokens[0]))
     assert moved.status_code == 200 and moved["ETag"] == '"5"'
     assert [event["sequence"] for event in moved.json()["events"]] == [5]
+
+
+# Places: streams and waiting long polls share LIVE_MAX_STREAMS, LIVE_MAX_STREAMS_PER_ADDRESS
+# of them per address; a place is taken before the response starts.
+
+
+def events(api: APIClient, game_id: str, **query: Any) -> Any:
+    return api.get(f"{GAMES}/{game_id}/events", query)
+
+
+@override_settings(LIVE_MAX_STREAMS=3)
+def test_streams_not_started_yet_count_against_the_cap(api: APIClient) -> None:
+    game_id, _ = start_game(api)
+    gc.collect()  # the places of earlier tests' streams, dropped unread
+    answers = [stream(api, game_id, REMOTE_ADDR=f"10.0.0.{n}") for n in range(30)]
+    assert [answer.status_code for answer in answers].count(200) == 3
+    assert_problem(answers[-1], 503, "too_many_streams")
+    del answers[0]
+    gc.collect()  # a response dropped before it started gives its place back
+    assert stream(api, game_id).status_code == 200
+
+
+@override_settings(LIVE_MAX_STREAMS=0)
+def test_a_long_poll_beyond_the_process_s_places_is_503_at_once(api: APIClient) -> None:
+    game_id, _ = start_game(api)
+    refused = assert_problem(events(api, game_id, after=4, wait=3), 503, "too_many_streams")
+    assert refused["detail"]
+    assert int(events(api, game_id, after=4, wait=3)["Retry-After"]) > 0
+    assert events(api, game_id, after=4).status_code == 200  # a plain poll: no place needed
+    assert events(api, game_id, after=2, wait=3).status_code == 200  # news: no wait either
+
+
+@override_settings(LIVE_MAX_STREAMS_PER_ADDRESS=2)
+def test_streams_and_long_polls_beyond_an_address_s_places_are_429(api: APIClient) -> None:
+    game_id, _ = start_game(api)
+    gc.collect()
+    held = [stream(api, game_id) for _ in range(2)]
+    assert [answer.status_code for answer in held] == [200, 200]
+    refused = stream(api, game_id)
+    assert_problem(refused, 429, "too_many_streams_from_address")
+    assert int(refused["Retry-After"]) > 0
+    polled = events(api, game_id, after=4, wait=3)
+    assert_problem(polled, 429, "too_many_streams_from_address")
+    assert events(api, game_id, after=4).status_code == 200
+    assert stream(api, game_id, REMOTE_ADDR="10.1.2.3").status_code == 200  # another address
+    closed(held.pop())  # as a server closes a response: the place comes back
+    assert stream(api, game_id).status_code == 200
+
+
+def closed(response: Any) -> None:
+    """Close a response as a WSGI server does, keeping the test's database connection (as the
+    tests' client does for a response read to its end)."""
+    request_finished.disconnect(close_old_connections)
+    try:
+        response.close()
+    finally:
+        request_finished.connect(close_old_connections)
