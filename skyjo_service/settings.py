@@ -187,12 +187,20 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_BODY_BYTES", 2 * 1024 * 1024)
 # development server is a single process and so counts alike, without a write per request.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 RATE_LIMIT_CACHE_TABLE = "skyjo_rate_limits"
+#: With the database cache the counts go in a table of their own (games.window_counter): the
+#: cache's `incr` reads and then writes, so concurrent requests overwrote each other's counts.
+RATE_COUNT_TABLE = "skyjo_rate_counts"
 CACHES: dict[str, dict[str, object]]
 if REDIS_URL:
     if importlib.util.find_spec("redis") is None:
         raise ImproperlyConfigured("REDIS_URL needs the redis package (requirements.txt)")
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # Before every key: services (or test runs) sharing one Redis keep apart.
+            "KEY_PREFIX": os.environ.get("REDIS_KEY_PREFIX", ""),
+        }
     }
 elif DEBUG:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
