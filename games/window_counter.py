@@ -105,4 +105,3 @@ def create_table(using: str = DEFAULT_DB_ALIAS) -> None:
             f"CREATE TABLE IF NOT EXISTS {table} (counter_key varchar(255) NOT NULL PRIMARY KEY, "
             "hits integer NOT NULL, ends double precision NOT NULL)"
         )
-

@@ -31,6 +31,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 LIMIT = 10
 GAMES = "/api/v1/games"
+#: The tests' client address, behind a proxy the servers trust (NUM_PROXIES=1): a readiness
+#: check that timed out while a worker booted may still be answered, and counted against
+#: 127.0.0.1, after the counts were forgotten.
+CLIENT_ADDRESS = {"X-Forwarded-For": "203.0.113.7"}
 
 
 def forget_counts() -> None:
@@ -52,6 +56,7 @@ def throttled_server(
         THROTTLING="on",
         THROTTLE_ADDRESS_RATE=f"{limit}/min",
         THROTTLE_GAME_CREATE_RATE=f"{limit}/hour",
+        NUM_PROXIES="1",
         STATIC_ROOT=str(tmp_path),
         **extra,
     )
@@ -66,7 +71,7 @@ def throttled_server(
 
 def on_a_new_connection(server: RunningServer, method: str, path: str, **kwargs: Any) -> Any:
     """One request on a connection of its own: any worker may accept it."""
-    with httpx.Client(base_url=server.url, timeout=30) as client:
+    with httpx.Client(base_url=server.url, timeout=30, headers=CLIENT_ADDRESS) as client:
         return client.request(method, path, **kwargs)
 
 
@@ -101,7 +106,9 @@ def get_on_new_connection_noting_the_worker(
     """GET the lobby on a fresh keep-alive connection; (status, pid of the worker that held
     the connection)."""
     with socket.create_connection(("127.0.0.1", int(server.url.rsplit(":", 1)[1]))) as sock:
-        sock.sendall(b"GET /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        address = CLIENT_ADDRESS["X-Forwarded-For"].encode()
+        request = b"GET /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: "
+        sock.sendall(request + address + b"\r\n\r\n")
         status = int(sock.recv(65536).split(b" ", 2)[1])
         return status, pid_holding(sock.getsockname()[1], pids)
 
@@ -144,13 +151,6 @@ def test_games_created_per_address_hold_across_two_servers(tmp_path: Path) -> No
     assert created == [201] * LIMIT + [429] * LIMIT, created
 
 
-#: A client address of the tests' own, behind a proxy the server trusts (NUM_PROXIES=1): a
-#: readiness check that timed out while a worker booted may still be answered, and counted
-#: against 127.0.0.1, after the counts were forgotten.
-BEHIND_A_PROXY = {"NUM_PROXIES": "1"}
-CLIENT_ADDRESS = {"X-Forwarded-For": "203.0.113.7"}
-
-
 def in_parallel(server: RunningServer, clients: int, requests: int) -> list[int]:
     """`clients` kept-alive connections at once from `CLIENT_ADDRESS`, each sending `requests`
     GETs of the rules as fast as it is answered; every status."""
@@ -169,7 +169,7 @@ PARALLEL_LIMIT = 30
 def test_parallel_clients_get_the_limit_exactly(tmp_path: Path) -> None:
     """Counted with a read and then a write, concurrent requests overwrote each other's counts
     and parallel clients got far more than the limit; each is now counted atomically."""
-    with throttled_server(2, tmp_path, limit=PARALLEL_LIMIT, **BEHIND_A_PROXY) as server:
+    with throttled_server(2, tmp_path, limit=PARALLEL_LIMIT) as server:
         statuses = in_parallel(server, clients=4, requests=20)
     assert statuses.count(200) == PARALLEL_LIMIT, statuses
     assert statuses.count(429) == 80 - PARALLEL_LIMIT, statuses
@@ -215,11 +215,10 @@ def redis_prefix_of_our_own() -> Iterator[str]:
 @needs_redis
 def test_with_redis_url_the_workers_count_in_redis(tmp_path: Path) -> None:
     with redis_prefix_of_our_own() as prefix:
-        environment = {"REDIS_URL": REDIS_URL, "REDIS_KEY_PREFIX": prefix, **BEHIND_A_PROXY}
+        environment = {"REDIS_URL": REDIS_URL, "REDIS_KEY_PREFIX": prefix}
         with throttled_server(2, tmp_path, **environment) as server:
             statuses = [
-                on_a_new_connection(server, "GET", GAMES, headers=CLIENT_ADDRESS).status_code
-                for _ in range(3 * LIMIT)
+                on_a_new_connection(server, "GET", GAMES).status_code for _ in range(3 * LIMIT)
             ]
             keys = our_keys(prefix)
     assert any(b"throttle_address" in key for key in keys), keys
@@ -229,7 +228,7 @@ def test_with_redis_url_the_workers_count_in_redis(tmp_path: Path) -> None:
 @needs_redis
 def test_parallel_clients_get_the_limit_exactly_in_redis(tmp_path: Path) -> None:
     with redis_prefix_of_our_own() as prefix:
-        environment = {"REDIS_URL": REDIS_URL, "REDIS_KEY_PREFIX": prefix, **BEHIND_A_PROXY}
+        environment = {"REDIS_URL": REDIS_URL, "REDIS_KEY_PREFIX": prefix}
         with throttled_server(2, tmp_path, limit=PARALLEL_LIMIT, **environment) as server:
             statuses = in_parallel(server, clients=4, requests=20)
     assert statuses.count(200) == PARALLEL_LIMIT, statuses
