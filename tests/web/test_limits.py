@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from .conftest import serve_site
+from .support import FACE_DOWN, api_join, button, my_cards, status, wait_until
 
 #: Requests a minute from one address on this test's own server.
 LIMIT = 5
@@ -46,3 +47,22 @@ def test_a_browser_over_the_limit_gets_a_page_saying_how_long_to_wait(
     unexpected = [e for e in errors if not e.startswith("Failed to load resource")]
     assert not unexpected, unexpected
     assert {(status, url.removeprefix(strict_site)) for status, url in failed} == {(429, "/")}
+
+
+def test_a_move_refused_by_the_limits_says_so_on_the_table(new_page: Any, site: str) -> None:
+    """htmx swaps no 429 in: without a word the click would seem lost. (The refusal is
+    stubbed here: the shared server's limits are the development's.)"""
+    page = new_page()
+    page.goto("/")
+    form = page.get_by_role("region", name="New game")
+    form.get_by_label("Your name").fill("Ada")
+    button(form, "Create game").click()
+    page.wait_for_url("**/games/*")
+    api_join(site, page.url.rsplit("/", 1)[1], "Bob")
+    wait_until(lambda: status(page) == "setup", message="the deal, live")
+    refused = {"status": 429, "headers": {"Retry-After": "7"}, "body": "Too many requests"}
+    page.route("**/act", lambda route: route.fulfill(**refused))
+    my_cards(page, "Ada").get_by_role("button", name=FACE_DOWN).first.click()
+    alert = page.locator("#table .error[role=alert]")
+    alert.wait_for()
+    assert alert.inner_text() == "Too many requests: wait 7 seconds, then try again."
