@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",
     "django_htmx",  # htmx 2 and its SSE extension as static files, and `request.htmx`
+    "csp",  # its system checks of CONTENT_SECURITY_POLICY
     "games",
 ]
 
@@ -55,6 +56,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",  # CONTENT_SECURITY_POLICY on every answer
 ]
 
 ROOT_URLCONF = "skyjo_service.urls"
@@ -164,6 +166,23 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# What a page may load and run: its own site's files only. No inline script or style (the
+# templates keep theirs in games/static; htmx's indicator style is off, see base.html), no
+# eval, no plug-ins, no framing, forms posting only back here. A script injected into a page
+# would not run. The API docs' third-party pages relax it (skyjo_service/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],  # the pages' favicon is an empty data: URL
+        "connect-src": ["'self'"],  # htmx's requests and the game's stream
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     if not SECURE_SSL_REDIRECT:
@@ -187,12 +206,20 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_BODY_BYTES", 2 * 1024 * 1024)
 # development server is a single process and so counts alike, without a write per request.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 RATE_LIMIT_CACHE_TABLE = "skyjo_rate_limits"
+#: With the database cache the counts go in a table of their own (games.window_counter): the
+#: cache's `incr` reads and then writes, so concurrent requests overwrote each other's counts.
+RATE_COUNT_TABLE = "skyjo_rate_counts"
 CACHES: dict[str, dict[str, object]]
 if REDIS_URL:
     if importlib.util.find_spec("redis") is None:
         raise ImproperlyConfigured("REDIS_URL needs the redis package (requirements.txt)")
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # Before every key: services (or test runs) sharing one Redis keep apart.
+            "KEY_PREFIX": os.environ.get("REDIS_KEY_PREFIX", ""),
+        }
     }
 elif DEBUG:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

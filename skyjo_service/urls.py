@@ -1,6 +1,7 @@
 """Root URLs: the API under /api/v1/, its schema and docs, the admin, and the web pages (the
 lobby at /, tables and replays under /games/)."""
 
+from csp.decorators import csp_update
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
@@ -8,11 +9,30 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from games.api.problems import not_found_view
 
+#: Swagger UI's and Redoc's pages configure themselves with inline scripts and styles (and Redoc
+#: runs a worker from a blob): they are the API's documentation, holding no player's data, so
+#: their CSP allows that; every other page's does not (settings.CONTENT_SECURITY_POLICY).
+third_party_docs = csp_update(
+    {
+        "script-src": ["'unsafe-inline'"],
+        "style-src": ["'unsafe-inline'"],
+        "worker-src": ["'self'", "blob:"],
+    }
+)
+
 urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path(
+        "api/docs/",
+        third_party_docs(SpectacularSwaggerView.as_view(url_name="schema")),
+        name="swagger-ui",
+    ),
+    path(
+        "api/redoc/",
+        third_party_docs(SpectacularRedocView.as_view(url_name="schema")),
+        name="redoc",
+    ),
     path("admin/", admin.site.urls),
     # Unknown API paths answer problem details even with DEBUG on.
     re_path(r"^api/", not_found_view),

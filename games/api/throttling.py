@@ -1,9 +1,17 @@
-"""Rate limits per client address and per seat token (DRF throttles; off with THROTTLING=off)."""
+"""Rate limits per client address and per seat token (DRF throttles; off with THROTTLING=off).
+
+DRF's interface (scopes, rates from the settings, `wait()` as the Retry-After) over our own
+counting: DRF's `SimpleRateThrottle` reads a key's history from the cache and writes it back,
+so requests served at once by several threads or workers overwrote each other's counts and a
+parallel client walked through its limit. Each request is counted by one atomic step instead
+(games.window_counter: fixed windows). The pages count with the same throttles (`page_key`).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.http import HttpRequest
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -11,60 +19,91 @@ if TYPE_CHECKING:
     from rest_framework.views import APIView
 
 from ..auth import SeatCredential
+from ..window_counter import take
 
 
-class AddressRateThrottle(SimpleRateThrottle):
+class CountingThrottle(SimpleRateThrottle):
+    """A DRF throttle whose counts are atomic (games.window_counter)."""
+
+    retry_after: float | None = None
+
+    def allow_request(self, request: Request, view: APIView | None) -> bool:
+        return self.allow_key(self.get_cache_key(request, view))
+
+    def allow_key(self, key: str | None) -> bool:
+        """Count a request under `key` (None: this throttle does not apply to it)."""
+        if self.rate is None or key is None:
+            return True
+        self.retry_after = take(key, self.num_requests, self.duration)
+        return self.retry_after is None
+
+    def wait(self) -> float | None:
+        return self.retry_after
+
+    def key_of(self, ident: str) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+    def page_key(self, request: HttpRequest, credential: SeatCredential | None) -> str | None:
+        """The key a page request counts under: the page's seat is the one its session holds,
+        not a header's (None: not limited by this throttle)."""
+        return None
+
+
+class AddressRateThrottle(CountingThrottle):
     """Every request, counted per client address."""
 
     scope = "address"
 
-    def get_cache_key(self, request: Request, view: APIView) -> str | None:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+    def get_cache_key(self, request: Request, view: APIView | None) -> str | None:
+        return self.key_of(self.get_ident(request))
+
+    def page_key(self, request: HttpRequest, credential: SeatCredential | None) -> str | None:
+        return self.key_of(self.get_ident(request))
 
 
-class SeatTokenRateThrottle(SimpleRateThrottle):
+class SeatTokenRateThrottle(CountingThrottle):
     """Requests that carry a seat token, counted per token (hashed)."""
 
     scope = "seat"
 
-    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+    def get_cache_key(self, request: Request, view: APIView | None) -> str | None:
         credential = request.auth
         if not isinstance(credential, SeatCredential):
             return None
-        return self.cache_format % {"scope": self.scope, "ident": credential.token_hash}
+        return self.key_of(credential.token_hash)
+
+    def page_key(self, request: HttpRequest, credential: SeatCredential | None) -> str | None:
+        return None if credential is None else self.key_of(credential.token_hash)
 
 
-class GameCreationThrottle(SimpleRateThrottle):
+class GameCreationThrottle(CountingThrottle):
     """Games one address may create per hour."""
 
     scope = "game_create"
 
-    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+    def get_cache_key(self, request: Request | HttpRequest, view: APIView | None) -> str | None:
         if request.method != "POST":
             return None
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+        return self.key_of(self.get_ident(request))
 
 
-class BotSeatThrottle(SimpleRateThrottle):
+class BotSeatThrottle(CountingThrottle):
     """Bot seats one address may take per hour: each is a seat the service plays (R13), so
     the address's games of bots alone cost the workers at most this many seats' rounds of
     `BOT_ONLY_MAX_ROUNDS` an hour. A person's join is not counted."""
 
     scope = "bot_seat"
 
-    def get_cache_key(self, request: Request, view: APIView | None) -> str | None:
+    def get_cache_key(self, request: Request | HttpRequest, view: APIView | None) -> str | None:
         data = getattr(request, "data", None) if request.method == "POST" else None
         if not isinstance(data, dict) or data.get("bot") is None:
             return None
-        return self.address_key(request)
-
-    def address_key(self, request: Request) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+        return self.key_of(self.get_ident(request))
 
 
 class PageBotSeatThrottle(BotSeatThrottle):
     """The same limit for the pages' creation form, which seats its bots in one request:
     each of its bot seats is one call of `allow_request`."""
 
-    def get_cache_key(self, request: Request, view: APIView | None) -> str | None:
-        return self.address_key(request)
+    def get_cache_key(self, request: Request | HttpRequest, view: APIView | None) -> str | None:
+        return self.key_of(self.get_ident(request))

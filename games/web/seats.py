@@ -27,6 +27,9 @@ def held_games(request: HttpRequest) -> set[str]:
 
 
 def hold_seat(request: HttpRequest, game_id: str, token: str) -> None:
+    """Keep the seat's token, under a new session key: a session id planted in the browser
+    beforehand (session fixation) must not come to hold a seat whose token it never saw."""
+    request.session.cycle_key()
     held = dict(request.session.get(SESSION_KEY, {}))
     held.pop(game_id, None)
     held[game_id] = token  # the newest last

@@ -32,6 +32,7 @@ from ..errors import GameNotFound, InvalidToken, ServiceError
 from ..models import Game, Status
 from ..presenters import game_data, game_summary
 from .forms import CreateGameForm, JoinForm, parse_move
+from .limits import rate_limited
 from .seats import drop_seat, held_credential, held_games, hold_seat
 from .table import table_context
 from .words import Names, Seen, event_words, idle_words
@@ -136,6 +137,8 @@ def _render_lobby(
 
 
 @require_GET
+@rate_limited
+@cache_control(private=True, no_cache=True)
 def lobby(request: HttpRequest) -> HttpResponse:
     """Games waiting for players, being played and finished, and the form to create one."""
     return _render_lobby(request)
@@ -156,6 +159,7 @@ def _may_seat_bots(request: HttpRequest, seats: Sequence[str | None]) -> bool:
 
 
 @require_POST
+@rate_limited
 def create(request: HttpRequest) -> HttpResponse:
     """Create a game, seat its bots and (with a name) its creator, in seat order, through the
     service the API joins with; then show its table."""
@@ -188,6 +192,7 @@ def _join(request: HttpRequest, game_id: str, name: str) -> None:
 
 @require_POST
 @game_page
+@rate_limited
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
     """Take the next open seat under the name given; one seat per browser and game (the
     session keeps one token per game)."""
@@ -231,6 +236,7 @@ def _view_data(seen: Viewer) -> dict[str, Any]:
 
 @require_GET
 @game_page
+@rate_limited
 @cache_control(private=True, no_cache=True)
 def table(request: HttpRequest, game_id: str) -> HttpResponse:
     """The table: every grid, the piles, the viewer's moves as buttons, the last action in
@@ -258,6 +264,7 @@ def _leave_words(seen: Viewer) -> str:
 
 @require_POST
 @game_page
+@rate_limited
 def leave(request: HttpRequest, game_id: str) -> HttpResponse:
     """Give the browser's seat up through the API's use case (a waiting game's seat opens
     again, a started game's goes to a bot); the session forgets its token, the page watches."""
@@ -279,6 +286,7 @@ def leave(request: HttpRequest, game_id: str) -> HttpResponse:
 
 @require_GET
 @game_page
+@rate_limited
 @cache_control(private=True, no_cache=True)
 def table_partial(request: HttpRequest, game_id: str) -> HttpResponse:
     """The table's region alone, for htmx to swap in; 204 when the page already shows the
@@ -292,6 +300,7 @@ def table_partial(request: HttpRequest, game_id: str) -> HttpResponse:
 
 @require_POST
 @game_page
+@rate_limited
 def act(request: HttpRequest, game_id: str) -> HttpResponse:
     """One move of the browser's seat (the button's `move`), through the API's use case."""
     seen = viewer(request, game_id)
@@ -338,6 +347,8 @@ def _step(request: HttpRequest, game: Game) -> int:
 
 @require_GET
 @game_page
+@rate_limited
+@cache_control(private=True, no_cache=True)
 def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     """The game at any version (`?at=`), step by step: every card of a finished game shown,
     the event of each step in words."""

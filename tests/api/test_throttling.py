@@ -132,7 +132,15 @@ def settings_in_a_fresh_process(name: str = "REST_FRAMEWORK", **environment: str
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"THROTTLING", "THROTTLE_ADDRESS_RATE", "DEBUG", "SECRET_KEY", "REDIS_URL"}
+        if key
+        not in {
+            "THROTTLING",
+            "THROTTLE_ADDRESS_RATE",
+            "DEBUG",
+            "SECRET_KEY",
+            "REDIS_URL",
+            "REDIS_KEY_PREFIX",
+        }
     }
     env.update(DJANGO_SETTINGS_MODULE="skyjo_service.settings", **environment)
     done = subprocess.run(
@@ -196,13 +204,21 @@ def test_redis_url_selects_redis() -> None:
     for debug in ("true", "false"):  # in development too: then Redis is what one asked for
         environment = {**PRODUCTION, "DEBUG": debug, "REDIS_URL": url}
         redis = settings_in_a_fresh_process("CACHES", **environment)["default"]
-        assert redis == {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        assert redis == {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": "",
+        }
+    environment = {**PRODUCTION, "REDIS_URL": url, "REDIS_KEY_PREFIX": "skyjo-blue"}
+    prefixed = settings_in_a_fresh_process("CACHES", **environment)["default"]
+    assert prefixed["KEY_PREFIX"] == "skyjo-blue"  # services sharing one Redis keep apart
 
 
 def test_every_migrate_creates_the_rate_limit_table() -> None:
     """The test database was migrated: the table is there, and the database cache counts in it
     (in this process, as in each worker)."""
-    assert settings.RATE_LIMIT_CACHE_TABLE in connection.introspection.table_names()
+    tables = connection.introspection.table_names()
+    assert {settings.RATE_LIMIT_CACHE_TABLE, settings.RATE_COUNT_TABLE} <= set(tables)
     shared = {
         "default": {
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",

@@ -69,11 +69,16 @@ CLOCK_SCALE = 0.3
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`make run`'s server on a free port: `manage.py migrate`, then `manage.py run` (the
-    development server with a worker beside it, for the bots' moves and the clocks; without
-    the autoreloader, so that code edited during a run does not restart it), DEBUG
-    on, a new SQLite file, clocks scaled by `CLOCK_SCALE`. Stopped as a terminal's Ctrl-C
-    stops it (SIGINT to its process group), then killed if it lingers."""
+    """`make run`'s server on a free port (`serve_site`)."""
+    yield from serve_site(tmp_path_factory)
+
+
+def serve_site(tmp_path_factory: pytest.TempPathFactory, **extra: str) -> Iterator[str]:
+    """`manage.py migrate`, then `manage.py run` (the development server with a worker beside
+    it, for the bots' moves and the clocks; without the autoreloader, so that code edited
+    during a run does not restart it), DEBUG on, a new SQLite file, clocks scaled by
+    `CLOCK_SCALE`, and `extra` in its environment. Stopped as a terminal's Ctrl-C stops it
+    (SIGINT to its process group), then killed if it lingers."""
     database = tmp_path_factory.mktemp("site") / "db.sqlite3"
     env = {
         **os.environ,
@@ -82,6 +87,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "LOG_LEVEL": "CRITICAL",
         "SKYJO_CLOCK_SCALE": str(CLOCK_SCALE),
         "SKYJO_WORKER_INTERVAL": "0.05",
+        **extra,
     }
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, cwd=ROOT, check=True)
@@ -113,10 +119,18 @@ def _interrupt(server: subprocess.Popen[bytes]) -> None:
         stop(server)
 
 
+def is_policy_violation(message: Any) -> bool:
+    """Chromium's console error for what the page's Content-Security-Policy refused."""
+    return message.type == "error" and "Content Security Policy" in message.text
+
+
 @pytest.fixture
 def new_page(browser: Any, site: str) -> Iterator[Any]:
-    """Open pages, each in a browser context of its own (its own cookies: another player)."""
+    """Open pages, each in a browser context of its own (its own cookies: another player).
+    Every test fails if a page's Content-Security-Policy refused anything it holds (an inline
+    style htmx added, say): the pages must work under their policy, not around it."""
     contexts: list[Any] = []
+    violations: list[str] = []
 
     def open_page(width: int = 1000, height: int = 800) -> Any:
         context = browser.new_context(
@@ -124,8 +138,11 @@ def new_page(browser: Any, site: str) -> Iterator[Any]:
         )
         context.set_default_timeout(10_000)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on("console", lambda m: violations.append(m.text) if is_policy_violation(m) else None)
+        return page
 
     yield open_page
     for context in contexts:
         context.close()
+    assert not violations, violations

@@ -133,4 +133,18 @@
   });
   document.addEventListener("DOMContentLoaded", showPlayer);
   document.addEventListener("htmx:afterSettle", showPlayer);
+
+  // A move refused by the rate limits (429) is not swapped in by htmx: say so on the table
+  // rather than let the click seem lost.
+  document.addEventListener("htmx:responseError", function (event) {
+    var current = table();
+    var xhr = event.detail.xhr;
+    if (!current || !xhr || xhr.status !== 429) return;
+    var notice = current.querySelector(".error") || document.createElement("p");
+    notice.className = "error";
+    notice.setAttribute("role", "alert");
+    var wait = xhr.getResponseHeader("Retry-After") || "a few";
+    notice.textContent = "Too many requests: wait " + wait + " seconds, then try again.";
+    current.insertBefore(notice, current.firstChild);
+  });
 })();
