@@ -24,7 +24,12 @@ pytestmark = pytest.mark.django_db
 def rates(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     """The API's throttles on (tests/conftest.py turns them off), with rates set per test."""
     monkeypatch.setattr(APIView, "throttle_classes", [AddressRateThrottle, SeatTokenRateThrottle])
-    rates = {"address": "1000/min", "seat": "1000/min", "game_create": "1000/hour"}
+    rates = {
+        "address": "1000/min",
+        "seat": "1000/min",
+        "game_create": "1000/hour",
+        "bot_seat": "1000/hour",
+    }
     monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
     cache.clear()
     return rates
