@@ -11,8 +11,10 @@ from collections.abc import Iterator
 import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
+from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
+from games.api.throttling import AddressRateThrottle, SeatTokenRateThrottle
 from games.live import hub
 from games.warm import WARM
 
@@ -39,6 +41,22 @@ def _no_warm_games() -> Iterator[None]:
 @pytest.fixture
 def api() -> APIClient:
     return APIClient()
+
+
+@pytest.fixture
+def rates(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Throttling back on, with the settings' classes; each test sets tiny rates here (the
+    pages count with the API's throttles, so their tests use it too)."""
+    monkeypatch.setattr(APIView, "throttle_classes", [AddressRateThrottle, SeatTokenRateThrottle])
+    rates = {
+        "address": "1000/min",
+        "seat": "1000/min",
+        "game_create": "1000/hour",
+        "bot_seat": "1000/hour",
+    }
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+    cache.clear()
+    return rates
 
 
 #: Test folders whose every test starts real processes (servers, generators, npm, a browser).

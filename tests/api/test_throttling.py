@@ -16,11 +16,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.test import override_settings
 from rest_framework.test import APIClient
-from rest_framework.throttling import SimpleRateThrottle
-from rest_framework.views import APIView
 
 from engine import GreedyPlayer
-from games.api.throttling import AddressRateThrottle, SeatTokenRateThrottle
 
 from .support import (
     GAMES,
@@ -37,21 +34,6 @@ from .support import (
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def rates(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    """Throttling back on, with the settings' classes; each test sets tiny rates here."""
-    monkeypatch.setattr(APIView, "throttle_classes", [AddressRateThrottle, SeatTokenRateThrottle])
-    rates = {
-        "address": "1000/min",
-        "seat": "1000/min",
-        "game_create": "1000/hour",
-        "bot_seat": "1000/hour",
-    }
-    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
-    cache.clear()
-    return rates
 
 
 def assert_throttled(response: Any, period: int = 60) -> None:

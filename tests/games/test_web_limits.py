@@ -9,30 +9,12 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 from django.test import Client
-from rest_framework.throttling import SimpleRateThrottle
-from rest_framework.views import APIView
 
-from games.api.throttling import AddressRateThrottle, SeatTokenRateThrottle
 from games.models import Game
 
 from .test_web_pages import create, join, move, seated_pair
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def rates(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    """The API's throttles on (tests/conftest.py turns them off), with rates set per test."""
-    monkeypatch.setattr(APIView, "throttle_classes", [AddressRateThrottle, SeatTokenRateThrottle])
-    rates = {
-        "address": "1000/min",
-        "seat": "1000/min",
-        "game_create": "1000/hour",
-        "bot_seat": "1000/hour",
-    }
-    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
-    cache.clear()
-    return rates
 
 
 def assert_friendly_429(answer: Any, back: str) -> None:
