@@ -10,13 +10,16 @@ dotted path, and fields only ever read by reflection. (Vulture parses it; it is 
 
 from engine.state import GameState, Grid
 from engine.view import LastAction
-from games import apps, auth, bots, event_shapes, rate_limit_table, schema
+from games import apps
+from games.api import authentication
+from games.core import bots
+from games.api import event_shapes, rate_limit_table, schema
 from games.api import middleware, problems, renderers, throttling
 from games.api.server_errors import install_in_gunicorn
-from games.inputs import GameListQuerySerializer
-from games.live import hub
+from games.api.inputs import GameListQuerySerializer
+from games.live.fanout import hub
 from games.models import Seat
-from games.shapes import (
+from games.api.shapes import (
     GameListSerializer,
     HistorySerializer,
     LastActionSerializer,
@@ -30,7 +33,7 @@ from skyjo_service.env import env_bool, env_float, env_int, env_list
 apps.GamesConfig
 loadtest_apps.LoadtestConfig
 middleware.RequestBodyLimitMiddleware
-auth.SeatTokenAuthentication
+authentication.SeatTokenAuthentication
 renderers.JSONRenderer
 throttling.AddressRateThrottle
 throttling.SeatTokenRateThrottle

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .models import Game, GameEvent, Seat
+from games.models import Game, GameEvent, Seat
 
 
 class ReadOnlyInline(admin.TabularInline):

@@ -1,4 +1,14 @@
+"""The games app's composition root: where the rooms are wired together once Django is ready.
+
+The use cases (`games.core`) announce each committed append with `signals.game_moved`; the
+push (`games.live`) listens here, so core never imports it. The HTTP side's plumbing that
+hooks into Django itself (the rate limits' table, the development server's error pages) is
+installed here too.
+"""
+
 import os
+import uuid
+from typing import Any
 
 from django.apps import AppConfig
 from django.core.servers.basehttp import WSGIRequestHandler
@@ -11,13 +21,15 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from .api.server_errors import send_problem_error
-        from .rate_limit_table import create_rate_limit_table
+        from games.api.rate_limit_table import create_rate_limit_table
+        from games.api.server_errors import send_problem_error
+        from games.core.signals import game_moved
 
-        # The shared rate limits' table, created by every migrate (games.rate_limit_table).
+        game_moved.connect(_wake_streams, dispatch_uid="games.live")
+        # The shared rate limits' table, created by every migrate (games.api.rate_limit_table).
         post_migrate.connect(create_rate_limit_table, sender=self)
         self.fast_development_server()
-        # Its refusals of oversized request lines and headers as problems (games.api.server_errors).
+        # Its refusals of oversized request lines and headers as problems.
         WSGIRequestHandler.send_error = send_problem_error
 
     def fast_development_server(self) -> None:
@@ -27,3 +39,10 @@ class GamesConfig(AppConfig):
         (`manage.py bench_devserver` measures it; DEVSERVER_TCP_NODELAY=off shows it)."""
         if os.environ.get("DEVSERVER_TCP_NODELAY", "on") != "off":
             WSGIRequestHandler.disable_nagle_algorithm = True
+
+
+def _wake_streams(sender: Any, *, game_id: uuid.UUID, version: int, **_: Any) -> None:
+    """This process's streams and long polls of the game hear of its new version at once."""
+    from games.live.fanout import hub
+
+    hub.publish(game_id, version)

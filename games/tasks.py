@@ -4,6 +4,10 @@ Jobs are queued by `schedule`, in the transaction of the append that calls for t
 database backend inserts a row), so a move that commits always has its follow-up queued and
 one that rolls back has none. Every job checks the game first: a late or duplicate job
 changes nothing.
+
+The module's path is named by every queued job's row, so it stays here. The use cases import
+it to queue jobs; each task body imports the use cases inside the function (the HackSoft
+styleguide's recipe), so the two never import each other at load time.
 """
 
 from __future__ import annotations
@@ -13,21 +17,23 @@ from datetime import datetime
 
 from django_tasks import task
 
-from . import services
-
 
 @task()
 def play_bots(game_id: str, version: int) -> int:
     """The bots' moves from `version` on, each its own append, until a person must act;
     nothing if the game is no longer at `version`. Answers the moves made."""
-    return services.play_bots(uuid.UUID(game_id), version)
+    from games import core
+
+    return core.play_bots(uuid.UUID(game_id), version)
 
 
 @task()
 def expire_turn(game_id: str, turn: int | None) -> bool:
     """Time the turn `turn` (None: the current one) out, if its deadline has passed and it is
     still being played. Answers whether it did."""
-    return services.expire_turn(uuid.UUID(game_id), turn)
+    from games import core
+
+    return core.expire_turn(uuid.UUID(game_id), turn)
 
 
 def schedule(

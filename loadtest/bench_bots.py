@@ -29,8 +29,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "skyjo_service.settings")
 django.setup()
 
 from engine import GreedyPlayer, action_from_data, action_to_data, view  # noqa: E402
-from games import services  # noqa: E402
-from games.auth import SeatCredential  # noqa: E402
+from games import core  # noqa: E402
+from games.core.tokens import SeatCredential  # noqa: E402
 from games.models import Game  # noqa: E402
 from loadtest.server import ROOT, stop  # noqa: E402
 
@@ -47,12 +47,12 @@ def worker() -> subprocess.Popen[bytes]:
 
 
 def bots_alone(seats: int, games: int = 3) -> str:
-    ids = [services.create_game(seats=seats, options=None, seed=100 + g).id for g in range(games)]
+    ids = [core.create_game(seats=seats, options=None, seed=100 + g).id for g in range(games)]
     process = worker()
     start = time.monotonic()
     for game_id in ids:
         for seat in range(seats):
-            services.join_game(game_id, f"Bot {seat}", "greedy")
+            core.join_game(game_id, f"Bot {seat}", "greedy")
     while Game.objects.filter(pk__in=ids).exclude(status="finished").exists():
         time.sleep(0.05)  # a lighter poll: this process shares the machine with the worker
     spent = time.monotonic() - start
@@ -66,14 +66,14 @@ def first_bot_delays(game_id: uuid.UUID, token: str, turns: int) -> list[float]:
     the next bot's move is stored."""
     credential, player, delays = SeatCredential(token), GreedyPlayer(), []
     for _ in range(turns):
-        seen = view(services.game_state(services.get_game(game_id)), 0)
+        seen = view(core.game_state(core.get_game(game_id)), 0)
         while not seen.legal_actions:
             time.sleep(0.01)
-            seen = view(services.game_state(services.get_game(game_id)), 0)
+            seen = view(core.game_state(core.get_game(game_id)), 0)
         start = time.monotonic()
         choice = action_from_data(action_to_data(player.choose(seen)))  # a turn action
-        moved = services.perform_action(game_id, credential, choice)
-        state = services.game_state(moved.game)
+        moved = core.perform_action(game_id, credential, choice)
+        state = core.game_state(moved.game)
         if state.phase == "playing" and state.current != 0:
             while Game.objects.get(pk=game_id).version == moved.version:
                 time.sleep(0.005)
@@ -95,11 +95,11 @@ def person_and_bots(bots: int = 7, turns: int = 30) -> str:
 def person_delays(bots: int, turns: int) -> list[float]:
     """A new game of a person and `bots` statistician bots, with a worker running: the
     delays of `first_bot_delays`."""
-    game = services.create_game(seats=bots + 1, options=None, seed=7)
-    token = services.join_game(game.id, "Ada").token
+    game = core.create_game(seats=bots + 1, options=None, seed=7)
+    token = core.join_game(game.id, "Ada").token
     assert token is not None
     for seat in range(bots):
-        services.join_game(game.id, f"Bot {seat}", "statistician")
+        core.join_game(game.id, f"Bot {seat}", "statistician")
     return first_bot_delays(game.id, token, turns)
 
 
@@ -107,9 +107,9 @@ def runaway_games(count: int) -> list[uuid.UUID]:
     """`count` games of eight random bots to the highest end score, started at once."""
     ids = []
     for number in range(count):
-        game = services.create_game(seats=8, options={"end_score": 100_000}, seed=900 + number)
+        game = core.create_game(seats=8, options={"end_score": 100_000}, seed=900 + number)
         for seat in range(8):
-            services.join_game(game.id, f"Runaway {seat}", "random")
+            core.join_game(game.id, f"Runaway {seat}", "random")
         ids.append(game.id)
     return ids
 

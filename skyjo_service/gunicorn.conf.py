@@ -89,7 +89,7 @@ def _end_streams_when_stopping() -> None:
     `hub.drain()`), then stops as gunicorn would: a stream holds its thread, and gunicorn waits
     up to graceful_timeout for busy threads, so a deploy would otherwise wait that long and then
     cut the streams. Clients reconnect at once with Last-Event-ID (to another worker)."""
-    from games.live import hub
+    from games.live.fanout import hub
 
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT):
         previous = signal.getsignal(signum)

@@ -325,7 +325,7 @@ if DEBUG or BENCH_ENDPOINTS:
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_AUTHENTICATION_CLASSES": ["games.auth.SeatTokenAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["games.api.authentication.SeatTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_RENDERER_CLASSES": ["games.api.renderers.JSONRenderer"],
@@ -386,29 +386,29 @@ SPECTACULAR_SETTINGS = {
     "ENUM_ADD_EXPLICIT_BLANK_NULL_CHOICE": False,
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     "ENUM_NAME_OVERRIDES": {
-        "GameStatus": "games.shapes.GAME_STATUSES",
-        "CellState": "games.shapes.CELL_STATES",
-        "CardSource": "games.shapes.CARD_SOURCES",
-        "ActionKind": "games.shapes.ACTION_KINDS",
-        "LastActionKind": "games.shapes.LAST_ACTION_KINDS",
-        "HistoryFormat": "games.shapes.HISTORY_FORMATS",
-        "Strategy": "games.bots.STRATEGY_NAMES",
+        "GameStatus": "games.api.shapes.GAME_STATUSES",
+        "CellState": "games.api.shapes.CELL_STATES",
+        "CardSource": "games.api.shapes.CARD_SOURCES",
+        "ActionKind": "games.api.shapes.ACTION_KINDS",
+        "LastActionKind": "games.api.shapes.LAST_ACTION_KINDS",
+        "HistoryFormat": "games.api.shapes.HISTORY_FORMATS",
+        "Strategy": "games.core.bots.STRATEGY_NAMES",
         "GameEndReason": "engine.events.END_REASONS",
-        # Each action shape's constant `action`, e.g. TakeDiscardActionKind (games.inputs).
+        # Each action shape's constant `action`, e.g. TakeDiscardActionKind (games.api.inputs).
         **{f"{action.__name__}ActionKind": [kind] for kind, action in TURN_ACTIONS.items()},
-        "HistoryFormatVersion": "games.shapes.HISTORY_FORMAT_VERSIONS",
-        "StreamFrameKind": "games.shapes.STREAM_FRAME_EVENTS",
-        # The `type` of each event's schema (games.event_shapes): an enum of one value.
+        "HistoryFormatVersion": "games.api.shapes.HISTORY_FORMAT_VERSIONS",
+        "StreamFrameKind": "games.api.shapes.STREAM_FRAME_EVENTS",
+        # The `type` of each event's schema (games.api.event_shapes): an enum of one value.
         **{f"{name}EventType": [name] for name in EVENT_TYPES},
     },
     "APPEND_COMPONENTS": {"securitySchemes": {"SeatToken": SEAT_TOKEN_SCHEME}},
     # OpenAPI links (create -> join -> act...), after the enum hook.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "games.schema.add_links",
-        "games.schema.require_action_bodies",
-        "games.schema.join_needs_a_name_or_a_bot",
-        "games.schema.optional_auth_by_default",
+        "games.api.schema.add_links",
+        "games.api.schema.require_action_bodies",
+        "games.api.schema.join_needs_a_name_or_a_bot",
+        "games.api.schema.optional_auth_by_default",
     ],
     "TAGS": [
         {"name": "lobby", "description": "Create, find, join and read games."},

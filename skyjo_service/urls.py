@@ -21,7 +21,7 @@ third_party_docs = csp_update(
 )
 
 urlpatterns = [
-    path("api/v1/", include("games.urls")),
+    path("api/v1/", include("games.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path(
         "api/docs/",

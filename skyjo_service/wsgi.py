@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.wsgi import get_wsgi_application
 
-from games.api import gate
+from games.live import gate
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "skyjo_service.settings")
 

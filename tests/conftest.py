@@ -15,8 +15,8 @@ from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from games.api.throttling import AddressRateThrottle, SeatTokenRateThrottle
-from games.live import hub
-from games.warm import WARM
+from games.live.fanout import hub
+from games.store.warm import WARM
 
 
 @pytest.fixture(autouse=True)

@@ -6,8 +6,8 @@ import re
 
 from rest_framework.request import Request
 
-from ..auth import InvalidCredential, SeatCredential
-from ..errors import InvalidRequest, InvalidToken
+from games.core.errors import InvalidRequest, InvalidToken
+from games.core.tokens import InvalidCredential, SeatCredential
 
 #: A version as an entity tag (RFC 9110, 8.8.3): strong `"12"` or weak `W/"12"`, quoted as
 #: the syntax wants (an unquoted `12` is no entity tag); ASCII digits only (`\d` would take

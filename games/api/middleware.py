@@ -7,7 +7,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from .problems import length_required_response, payload_too_large_response
+from games.api.problems import length_required_response, payload_too_large_response
 
 
 class RequestBodyLimitMiddleware:

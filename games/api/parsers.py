@@ -12,7 +12,7 @@ from django.conf import settings
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
-from .problems import Problem, payload_too_large_detail
+from games.api.problems import Problem, payload_too_large_detail
 
 
 class JSONParser(parsers.JSONParser):

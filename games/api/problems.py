@@ -14,8 +14,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 
 from engine import ALL_RULE_ERRORS, RuleError
-
-from ..errors import ServiceError
+from games.core.errors import ServiceError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 #: A 401 names the scheme it wants (RFC 9110, 11.6.1).

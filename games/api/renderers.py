@@ -1,27 +1,14 @@
-"""JSON rendering with orjson: a long game's view carries a summary of every finished round,
-and orjson encodes it quickly enough that such a view costs about what a short game's does
-(`manage.py bench_replay`'s long/short ratio; figures in docs/PERFORMANCE.md)."""
+"""The API's renderers: JSON with orjson (`games.core.resources.render_json`, the bytes stored
+idempotent answers replay too), and the content negotiation of a stream."""
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
-import orjson
-from django.utils.functional import Promise
 from rest_framework.renderers import BaseRenderer
 
-
-def _default(value: Any) -> Any:
-    if isinstance(value, Promise | Decimal):  # lazy translations, decimals
-        return str(value)
-    raise TypeError(f"{type(value).__name__} is not JSON serializable")
-
-
-def render_json(data: Any) -> bytes:
-    """`data` as the bytes of a JSON answer: the renderer's, and the stored idempotent answers'
-    (so that a replay is the first answer byte for byte)."""
-    return orjson.dumps(data, default=_default)
+from games.core.resources import render_json
+from games.live.sse import EVENT_STREAM
 
 
 class JSONRenderer(BaseRenderer):
@@ -38,3 +25,20 @@ class JSONRenderer(BaseRenderer):
         if data is None:
             return b""
         return render_json(data)
+
+
+class EventStreamRenderer(BaseRenderer):
+    """Content negotiation for a stream. The stream itself is written by its view; what this
+    renders is a problem raised before the stream starts, as JSON."""
+
+    media_type = EVENT_STREAM
+    format = "event-stream"
+    charset = None
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: dict[str, Any] | None = None,
+    ) -> bytes:
+        return b"" if data is None else render_json(data)

@@ -23,7 +23,7 @@ _MAX_DETAIL = 200  # the server's message may echo the client's bytes: enough to
 
 def problem_document(status: int, detail: str) -> bytes:
     """The problem for a status of SERVER_PROBLEM_CODES, as the API's own problems are."""
-    from .problems import problem_body  # not at the top: games.apps imports this module
+    from games.api.problems import problem_body  # not at the top: games.apps imports this module
 
     code = SERVER_PROBLEM_CODES[status]
     return json.dumps(problem_body(status, code, detail[:_MAX_DETAIL])).encode()

@@ -18,8 +18,8 @@ from rest_framework.throttling import SimpleRateThrottle
 if TYPE_CHECKING:
     from rest_framework.views import APIView
 
-from ..auth import SeatCredential
-from ..window_counter import take
+from games.api.window_counter import take
+from games.core.tokens import SeatCredential
 
 
 class CountingThrottle(SimpleRateThrottle):

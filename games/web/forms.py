@@ -21,10 +21,9 @@ from engine.options import (
     MIN_SEATS,
     MIN_TURN_SECONDS,
 )
-
-from ..bots import STRATEGY_NAMES
-from ..inputs import AnyActionSerializer
-from ..names import MAX_NAME_LENGTH, is_valid_name, normalized_name
+from games.api.inputs import AnyActionSerializer
+from games.core.bots import STRATEGY_NAMES
+from games.core.names import MAX_NAME_LENGTH, is_valid_name, normalized_name
 
 NAME_RULE = "1 to 40 printable characters, not only spaces."
 #: A seat's player in the create form: a person (who joins later, or the creator), or a bot.

@@ -16,10 +16,10 @@ from django.shortcuts import render
 from django.urls import reverse
 from rest_framework.views import APIView
 
-from ..api.throttling import CountingThrottle
-from ..auth import SeatCredential
-from ..services import game_uuid
-from .seats import held_credential
+from games.api.throttling import CountingThrottle
+from games.core import game_uuid
+from games.core.tokens import SeatCredential
+from games.web.seats import held_credential
 
 View = Callable[..., HttpResponse]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from ..auth import SeatCredential
+from games.core.tokens import SeatCredential
 
 SESSION_KEY = "seat_tokens"
 #: Seats one session remembers, the most recent kept: a session is not an archive.

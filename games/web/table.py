@@ -13,8 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engine.cards import COLUMNS, ROWS
-
-from .words import Names, Seen, card, listed, turn_words
+from games.web.words import Names, Seen, card, listed, turn_words
 
 #: The buttons of the moves that name no card, with their accessible names (a contract:
 #: tests and users' scripts find them by these names).

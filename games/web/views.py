@@ -24,18 +24,18 @@ from django.views.decorators.http import require_GET, require_POST
 
 from engine import action_from_data, event_for_viewer
 from engine.errors import RuleError
-
-from .. import bots, clock, log, services
-from ..api.throttling import GameCreationThrottle, PageBotSeatThrottle
-from ..auth import SeatCredential
-from ..errors import GameNotFound, InvalidToken, ServiceError
-from ..models import Game, Status
-from ..presenters import game_data, game_summary
-from .forms import CreateGameForm, JoinForm, parse_move
-from .limits import rate_limited
-from .seats import drop_seat, held_credential, held_games, hold_seat
-from .table import table_context
-from .words import Names, Seen, event_words, idle_words
+from games import core
+from games.api.throttling import GameCreationThrottle, PageBotSeatThrottle
+from games.core import bots, clock
+from games.core.errors import GameNotFound, InvalidToken, ServiceError
+from games.core.resources import game_data, game_summary
+from games.core.tokens import SeatCredential
+from games.models import Game, Status
+from games.web.forms import CreateGameForm, JoinForm, parse_move
+from games.web.limits import rate_limited
+from games.web.seats import drop_seat, held_credential, held_games, hold_seat
+from games.web.table import table_context
+from games.web.words import Names, Seen, event_words, idle_words
 
 #: Events read back for the last action in words: a whole turn and what it caused fit.
 TURN_EVENTS = 10
@@ -70,13 +70,13 @@ class Viewer:
 def viewer(request: HttpRequest, game_id: str) -> Viewer:
     """The game and this browser's seat in it; a seat whose token stopped working (rotated
     through the API) is forgotten and the browser watches."""
-    key = str(services.game_uuid(game_id))
+    key = str(core.game_uuid(game_id))
     credential = held_credential(request, key)
     try:
-        game, seat = services.game_and_seat(key, credential, required=False)
+        game, seat = core.game_and_seat(key, credential, required=False)
     except InvalidToken:
         drop_seat(request, key)
-        game, seat = services.game_and_seat(key, None, required=False)
+        game, seat = core.game_and_seat(key, None, required=False)
         return Viewer(game, None, None)
     return Viewer(game, seat, credential)
 
@@ -87,7 +87,7 @@ def seen_events(game: Game, seat: int | None, upto: int) -> list[Seen]:
     finished = game.status == Status.FINISHED
     return [
         (stored.type, event_for_viewer(stored.event, seat, game.seats, reveal_all=finished))
-        for stored in log.events(game, after=max(0, upto - TURN_EVENTS), upto=upto)
+        for stored in core.logged_events(game, after=max(0, upto - TURN_EVENTS), upto=upto)
     ]
 
 
@@ -97,7 +97,7 @@ def _listed(*statuses: str) -> list[dict[str, Any]]:
     games = [
         game
         for status in statuses
-        for game in services.listed_games({**query, "status": status})[:LOBBY_GAMES]
+        for game in core.listed_games({**query, "status": status})[:LOBBY_GAMES]
     ]
     games.sort(key=lambda game: game.updated_at, reverse=True)
     return [_entry(game_summary(game)) for game in games[:LOBBY_GAMES]]
@@ -169,12 +169,12 @@ def create(request: HttpRequest) -> HttpResponse:
     if not _may_create(request) or not _may_seat_bots(request, form.bots() or ()):
         messages.error(request, "Too many games created from your address: wait a while.")
         return _render_lobby(request, form, status=429)
-    game = services.create_game(seats=form.cleaned_data["seats"], options=form.options(), seed=None)
+    game = core.create_game(seats=form.cleaned_data["seats"], options=form.options(), seed=None)
     for bot in form.bots() or ():
         if bot is None:
             _join(request, str(game.id), form.cleaned_data["name"])
         else:
-            services.join_game(game.id, bots.default_name(bot), bot)  # as the API seats a bot
+            core.join_game(game.id, bots.default_name(bot), bot)  # as the API seats a bot
     return redirect("web:table", game_id=game.id)
 
 
@@ -182,7 +182,7 @@ def _join(request: HttpRequest, game_id: str, name: str) -> None:
     """Take the next open seat and keep its token in the session; a refusal (the game is
     full, or started) is said on the next page."""
     try:
-        joined = services.join_game(game_id, name)
+        joined = core.join_game(game_id, name)
     except RuleError as error:
         messages.error(request, error.message)
         return
@@ -196,7 +196,7 @@ def _join(request: HttpRequest, game_id: str, name: str) -> None:
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
     """Take the next open seat under the name given; one seat per browser and game (the
     session keeps one token per game)."""
-    key = str(services.game_uuid(game_id))
+    key = str(core.game_uuid(game_id))
     form = JoinForm(request.POST)
     if held_credential(request, key) is not None:
         messages.error(request, "You already hold a seat at this table.")
@@ -222,7 +222,7 @@ def _table_context(seen: Viewer, data: dict[str, Any]) -> dict[str, Any]:
 def _stale_words(game: Game) -> str:
     """Said on the table of a game the lobby leaves out as stale: whoever finds it by its
     link learns that no one may come back to it ("" for a game that moves)."""
-    if not services.is_stale(game):
+    if not core.is_stale(game):
         return ""
     idle = (clock.now() - game.updated_at).total_seconds()
     return f"No one has moved in this game for {idle_words(idle)}."
@@ -230,7 +230,7 @@ def _stale_words(game: Game) -> str:
 
 def _view_data(seen: Viewer) -> dict[str, Any]:
     """The game as the viewer may see it now: the API's game resource (`GET /games/{id}`)."""
-    state = services.seat_state(seen.game, seen.credential, seen.seat)
+    state = core.seat_state(seen.game, seen.credential, seen.seat)
     return game_data(seen.game, state, seen.seat)
 
 
@@ -273,7 +273,7 @@ def leave(request: HttpRequest, game_id: str) -> HttpResponse:
         messages.error(request, "You hold no seat at this table.")
         return redirect("web:table", game_id=seen.game.id)
     try:
-        services.leave_seat(seen.game.id, seen.seat, seen.credential)
+        core.leave_seat(seen.game.id, seen.seat, seen.credential)
     except RuleError as refused:
         messages.error(request, refused.message)
     except ServiceError as refused:
@@ -329,7 +329,7 @@ def _perform(seen: Viewer, move: str) -> tuple[Viewer, dict[str, Any]]:
     if seen.credential is None:
         raise Refused("You hold no seat at this table.")
     try:
-        result = services.perform_action(seen.game.id, seen.credential, action_from_data(action))
+        result = core.perform_action(seen.game.id, seen.credential, action_from_data(action))
     except RuleError as refused:
         raise Refused(refused.message) from None
     except ServiceError as refused:
@@ -354,7 +354,7 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     the event of each step in words."""
     seen = viewer(request, game_id)
     at = _step(request, seen.game)
-    data = {**services.replay_data(seen.game, seen.seat, at), "legal_actions": []}
+    data = {**core.replay_data(seen.game, seen.seat, at), "legal_actions": []}
     events = seen_events(seen.game, seen.seat, at)
     names = Names([p["name"] for p in data["players"]], data["you"])
     context = {

@@ -11,7 +11,7 @@ from django.db.models import Q
 from django_tasks_db.models import DBTaskResult, get_date_max
 from rest_framework.test import APIClient
 
-from games import clock
+from games.core import clock
 
 from .support import GAMES
 

@@ -25,7 +25,7 @@ from engine import create_game as create_engine_game
 from engine import view as engine_view
 from engine.view import FACE_DOWN
 from engine.view import view_from_data as view_from_data  # re-exported for the tests
-from games.views.turns import action_segment
+from games.api.views.turns import action_segment
 
 GAMES = "/api/v1/games"
 PROBLEM_JSON = "application/problem+json"

@@ -9,7 +9,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from engine import TURN_ACTION_KINDS
-from games import services
+from games import core
 from games.models import Game, GameEvent, IdempotentResponse
 
 from .support import (
@@ -96,7 +96,7 @@ def test_draw_shows_the_card_to_the_drawer_only(
     game_id, tokens, seat = playing
     other = 1 - seat
     answer = act(api, game_id, tokens[seat], {"action": "draw"})
-    held = services.game_state(Game.objects.get(pk=game_id)).held
+    held = core.game_state(Game.objects.get(pk=game_id)).held
     assert answer["held_card"] == {"seat": seat, "source": "deck", "value": held}
     assert {a["action"] for a in answer["legal_actions"]} == {"replace", "discard"}
     assert len(answer["legal_actions"]) == 13
@@ -118,7 +118,7 @@ def test_draw_then_replace(api: APIClient, playing: tuple[str, list[str], int]) 
     assert answer["players"][seat]["grid"][3][2] == {"state": "face_up", "value": drawn}
     assert answer["held_card"] is None
     assert answer["discard_size"] == before["discard_size"] + 1
-    replaced = services.game_state(Game.objects.get(pk=game_id)).discard[-1]
+    replaced = core.game_state(Game.objects.get(pk=game_id)).discard[-1]
     assert answer["discard_top"] == replaced
     assert answer["current_seat"] == 1 - seat and answer["legal_actions"] == []
     assert get_view(api, game_id, tokens[1 - seat])["legal_actions"] == [

@@ -13,7 +13,8 @@ from django_tasks_db.models import DBTaskResult
 from rest_framework.test import APIClient
 
 from engine.audit import verify_log
-from games import log, services
+from games.store import log
+from games import core
 from games.models import Game
 
 from .bots_support import Clock, run_jobs, seat_bot
@@ -201,13 +202,13 @@ def test_a_duplicate_or_late_job_changes_nothing(
     clock = Clock(monkeypatch)
     game_id, _ = clocked_game(api)
     game = Game.objects.get(pk=game_id)
-    turn = services.game_state(game).turn
+    turn = core.game_state(game).turn
     for _ in range(2):  # the same turn's job, twice
-        services.tasks.expire_turn.using(run_after=game.turn_deadline).enqueue(game_id, turn)
+        core.tasks.expire_turn.using(run_after=game.turn_deadline).enqueue(game_id, turn)
     clock.advance(31)
     assert run_jobs() == 3
     assert types(game_id).count("TurnTimedOut") == 2  # each seat's setup, once
-    assert services.expire_turn(game.id, turn) is False  # late: that turn is over
+    assert core.expire_turn(game.id, turn) is False  # late: that turn is over
 
 
 def test_the_clock_runs_for_persons_only(api: APIClient, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,7 +19,7 @@ import pytest
 from django.db import connections
 from rest_framework.test import APIClient
 
-from games import services
+from games import core
 from games.models import Game, GameEvent
 
 from .support import (
@@ -75,7 +75,7 @@ def assert_log_intact(game_id: str) -> int:
         GameEvent.objects.filter(game=game).order_by("sequence").values_list("sequence", flat=True)
     )
     assert sequences == list(range(1, game.version + 1))
-    state = services.game_state(game)
+    state = core.game_state(game)
     assert state.version == game.version
     assert game.current_seat == state.current and game.round == state.round
     return int(game.version)

@@ -10,7 +10,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from engine import GreedyPlayer, RandomPlayer, view
-from games import services
+from games import core
 from games.models import Game, GameEvent
 
 from .support import (
@@ -75,7 +75,7 @@ def check_views(game_id: str, views: list[dict[str, Any]], spectator: dict[str, 
     )
     assert sequences == list(range(1, version + 1))
     assert game.version == version
-    state = services.game_state(game)
+    state = core.game_state(game)
     assert state.version == version
     for seat, seat_view in enumerate(views):
         assert view(state, seat).to_data() == without_identity(seat_view)

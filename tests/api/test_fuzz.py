@@ -36,7 +36,7 @@ from schemathesis.checks import (
 from schemathesis.generation.stateful.state_machine import StepInput, StepOutput
 
 from engine import action_to_data, legal_actions, seats_to_act
-from games import services
+from games import core
 from games.models import Game, Seat
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -225,7 +225,7 @@ class GameStateMachine(_Machine):  # type: ignore[misc, valid-type]
             for seat in range(seats)
         ]
         for _ in range(moves):
-            state = services.game_state(Game.objects.get(pk=game_id))
+            state = core.game_state(Game.objects.get(pk=game_id))
             to_act = seats_to_act(state)
             if not to_act:
                 break
@@ -248,7 +248,7 @@ class GameStateMachine(_Machine):  # type: ignore[misc, valid-type]
         if not seats_tokens or _token(case.headers.get("Authorization")) in seats_tokens.values():
             return  # not a game it knows, or a real seat's token already (its turn or not)
         game = Game.objects.filter(pk=game_id).first()
-        to_act = seats_to_act(services.game_state(game)) if game is not None else ()
+        to_act = seats_to_act(core.game_state(game)) if game is not None else ()
         seat = next((seat for seat in to_act if seat in seats_tokens), None)
         if seat is not None:
             case.headers["Authorization"] = f"Bearer {seats_tokens[seat]}"

@@ -50,7 +50,7 @@ from engine import act as engine_act
 from engine import create_game as create_engine_game
 from engine.cards import CELLS
 from engine.state import DECK, PLAYING, SETUP
-from games import services
+from games import core
 from games.models import Game, GameEvent
 
 from .support import (

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import idempotency
-from games.auth import hash_token
+from games.core import idempotency
+from games.core.tokens import hash_token
 from games.models import Game, IdempotentResponse, Seat
 
 from .history_support import stored_history

@@ -13,7 +13,7 @@ from engine.audit import verify_log
 from engine.autoplay import time_out
 from engine.events import Event, SeatAbandoned, SeatLeft
 from engine.simulate import chooser_from_view
-from games import log
+from games.store import log
 from games.models import Game, Seat
 
 from .bots_support import Clock, leave, run_jobs

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from games import services
+from games import core
 from games.api.parsers import JSONParser
 from games.api.problems import Problem
 from games.models import Game, GameEvent, IdempotentResponse, Seat
@@ -221,7 +221,7 @@ def test_the_parser_stops_reading_at_the_limit() -> None:
 
 def test_list_pages_hold_at_most_100_games(api: APIClient) -> None:
     for _ in range(103):
-        services.create_game(seats=2, options=None, seed=None)
+        core.create_game(seats=2, options=None, seed=None)
     for query, size in (({"limit": 100}, 100), ({}, 20), ({"limit": 7}, 7)):
         page = api.get(GAMES, query).json()
         assert page["count"] == 103

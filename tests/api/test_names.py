@@ -14,10 +14,10 @@ import yaml
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from games.inputs import (
+from games.api.inputs import (
     JoinSerializer,
 )
-from games.names import MAX_NAME_LENGTH, NAME_PATTERN, REFUSED_CATEGORIES
+from games.core.names import MAX_NAME_LENGTH, NAME_PATTERN, REFUSED_CATEGORIES
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPONENTS = yaml.safe_load((ROOT / "openapi.yaml").read_text())["components"]["schemas"]

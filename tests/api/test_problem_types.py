@@ -13,7 +13,7 @@ import yaml
 from rest_framework.test import APIClient
 
 from engine import ALL_RULE_ERRORS
-from games import errors
+from games.core import errors
 from games.api.problems import PROBLEM_TYPES
 
 from .support import assert_problem, bearer, create_game, game_url, start_game

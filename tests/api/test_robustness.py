@@ -16,7 +16,7 @@ from rest_framework.test import APIClient, APIRequestFactory
 
 from games.api.headers import if_match
 from games.api.problems import field_errors
-from games.errors import InvalidRequest
+from games.core.errors import InvalidRequest
 from games.models import Seat
 
 from .support import (

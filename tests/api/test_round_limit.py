@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from engine.audit import verify_log
 from engine.events import END_SCORE, ROUND_LIMIT, GameEnded, RoundDealt
-from games import log
+from games.store import log
 from games.models import Game
 
 from .bots_support import leave, run_jobs, seat_bot

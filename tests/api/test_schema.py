@@ -12,7 +12,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from engine import POSITION_KINDS, TURN_ACTION_KINDS
-from games.history import MAX_EVENTS
+from games.core.history import MAX_EVENTS
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "openapi.yaml"

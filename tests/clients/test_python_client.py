@@ -337,7 +337,7 @@ def test_events_and_histories_parse_into_typed_models(
     from skyjo_service_api_client.api.history import get_history, import_history
 
     from engine import EVENT_TYPES, action_to_data
-    from games.inputs import (
+    from games.api.inputs import (
         action_component_name,
     )
     from tests.api import every_event

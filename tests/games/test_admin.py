@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.contrib.auth.models import User
 from django.test import Client, RequestFactory
 
-from games import services
+from games import core
 from games.models import Game, GameEvent
 
 pytestmark = pytest.mark.django_db
@@ -23,9 +23,9 @@ def superuser_client(django_user_model: type[User]) -> Client:
 
 @pytest.fixture
 def game() -> Game:
-    game = services.create_game(seats=2, options={"end_score": 50}, seed=424242)
-    services.join_game(game.id, "Ada")
-    services.join_game(game.id, "Grace")
+    game = core.create_game(seats=2, options={"end_score": 50}, seed=424242)
+    core.join_game(game.id, "Ada")
+    core.join_game(game.id, "Grace")
     return Game.objects.get(pk=game.pk)
 
 

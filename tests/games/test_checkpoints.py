@@ -12,7 +12,8 @@ from rest_framework.test import APIClient
 
 from engine import Event, replay
 from engine.snapshot import state_to_data
-from games import log, services
+from games.store import log
+from games import core
 from games.models import Game, GameCheckpoint
 from loadtest.management.commands.bench_replay import Bench, build_game
 from tests.api.history_support import engine_history
@@ -36,7 +37,7 @@ def whole_log_state(game: Game, at: int) -> dict[str, Any]:
 
 def assert_every_version_as_the_log_says(game: Game) -> None:
     for at in range(1, game.version + 1):
-        assert state_to_data(services.state_at(game, at)) == whole_log_state(game, at), at
+        assert state_to_data(core.state_at(game, at)) == whole_log_state(game, at), at
 
 
 def stored_checkpoints(game: Game) -> list[int]:
@@ -87,7 +88,7 @@ def test_a_replay_folds_fewer_events_than_the_interval(every: int, folded: list[
     game = long_game()
     for at in (1, every, every + 1, game.version // 2, game.version - 1):
         folded.clear()
-        services.state_at(game, at)
+        core.state_at(game, at)
         assert folded == [at % every], at
 
 
@@ -103,7 +104,7 @@ def test_missing_or_stale_checkpoints_fall_back_to_the_log_and_are_saved_again(
     assert_every_version_as_the_log_says(game)
     assert stored_checkpoints(game) == versions
     folded.clear()
-    services.state_at(game, game.version - 1)
+    core.state_at(game, game.version - 1)
     assert folded == [(game.version - 1) % every]  # all readable again
 
 
@@ -112,7 +113,7 @@ def test_without_checkpoints_a_replay_folds_the_whole_log(settings: Any, folded:
     game = long_game(120)
     assert stored_checkpoints(game) == []
     folded.clear()
-    assert state_to_data(services.state_at(game, game.version - 1)) == whole_log_state(
+    assert state_to_data(core.state_at(game, game.version - 1)) == whole_log_state(
         game, game.version - 1
     )
     assert folded[0] == game.version - 1
@@ -125,10 +126,10 @@ def test_a_game_older_than_checkpoints_gets_them_at_its_first_replay(
     settings.REPLAY_CHECKPOINT_EVERY = 0
     game = long_game(120)
     settings.REPLAY_CHECKPOINT_EVERY = every
-    services.state_at(game, game.version - 1)
+    core.state_at(game, game.version - 1)
     assert stored_checkpoints(game) == list(range(every, game.version, every))
     folded.clear()
-    services.state_at(game, game.version - 1)
+    core.state_at(game, game.version - 1)
     assert folded == [(game.version - 1) % every]
 
 

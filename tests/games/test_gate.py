@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
-from games.api.gate import Turns
+from games.live.gate import Turns
 
 
 def test_a_turn_waits_for_one_given_back() -> None:

@@ -15,7 +15,8 @@ from rest_framework.test import APIClient
 from engine import GreedyPlayer, replay
 from engine.audit import verify_log
 from engine.snapshot import SNAPSHOT_FORMAT, state_from_data
-from games import log, services
+from games.store import log
+from games import core
 from games.models import Game
 from loadtest.management.commands.bench_replay import BenchGame, build_game
 from tests.api.history_support import drive_over_http
@@ -93,7 +94,7 @@ def test_a_stale_snapshot_is_ignored_and_replaced(
     older = replay(log.engine_events(game, upto=game.version - 3))
     assert older != replay(log.engine_events(game))
     Game.objects.filter(pk=game_id).update(
-        snapshot=services.snapshot_text(older), snapshot_version=older.version
+        snapshot=core.snapshot_text(older), snapshot_version=older.version
     )
     assert views(api, game_id, tokens)[0] == truth[0]  # the first read rebuilds it
     assert_snapshot_is_current(game_id)
@@ -110,7 +111,7 @@ def test_a_stale_snapshot_does_not_mislead_an_action(
     # Before the draw, the seat held nothing: a snapshot from then would allow another draw.
     older = replay(log.engine_events(game, upto=game.version - 1))
     Game.objects.filter(pk=game_id).update(
-        snapshot=services.snapshot_text(older), snapshot_version=older.version
+        snapshot=core.snapshot_text(older), snapshot_version=older.version
     )
     response = api.post(f"{GAMES}/{game_id}/actions/draw", **bearer(tokens[seat]))
     assert response.status_code == 409 and response.json()["code"] == "card_already_held"
@@ -184,7 +185,7 @@ def test_game_state_at_an_earlier_version_replays_the_log(
 ) -> None:
     game = Game.objects.get(pk=game_in_play[0])
     for at in (1, 4, game.version - 1, game.version):
-        state = services.game_state(game, at=at)
+        state = core.game_state(game, at=at)
         assert state == replay(log.engine_events(game, upto=at))
         assert state.version == at
 
@@ -263,4 +264,4 @@ def test_the_long_game_is_a_valid_log_at_its_length(
     long = Game.objects.get(pk=short_and_long[1].game_id)
     state = verify_log(log.engine_events(long))
     assert state.version == long.version >= 2000 and state.phase != "finished"
-    assert state == services.game_state(long)  # from the snapshot
+    assert state == core.game_state(long)  # from the snapshot

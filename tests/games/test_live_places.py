@@ -9,8 +9,8 @@ import threading
 import pytest
 from django.test import override_settings
 
-from games.errors import TooManyStreams, TooManyStreamsFromAddress
-from games.live import LONG_POLL, STREAM, Hub, Place
+from games.core.errors import TooManyStreams, TooManyStreamsFromAddress
+from games.live.fanout import LONG_POLL, STREAM, Hub, Place
 
 
 @override_settings(LIVE_MAX_STREAMS=10, LIVE_MAX_STREAMS_PER_ADDRESS=100)

@@ -12,7 +12,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from engine import event_from_data, event_to_data
-from games import log
+from games.store import log
 from games.models import Game, GameEvent
 from tests.api.support import finished_game
 

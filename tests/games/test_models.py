@@ -8,7 +8,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
-from games import services
+from games import core
 from games.models import AppendOnlyError, Game, GameEvent
 
 pytestmark = pytest.mark.django_db
@@ -16,9 +16,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def game() -> Game:
-    game = services.create_game(seats=2, options=None, seed=5)
-    services.join_game(game.id, "Ada")
-    services.join_game(game.id, "Grace")
+    game = core.create_game(seats=2, options=None, seed=5)
+    core.join_game(game.id, "Ada")
+    core.join_game(game.id, "Grace")
     return Game.objects.get(pk=game.pk)
 
 

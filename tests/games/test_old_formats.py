@@ -17,7 +17,7 @@ from engine import event_from_data
 from engine.audit import verify_log
 from engine.events import FinalTurnsBegan, GameCreated, RoundEnded
 from engine.state import FINISHED
-from games import services
+from games import core
 from games.models import Game, GameEvent
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "history_gamecreated_schema1.json"
@@ -82,7 +82,7 @@ def test_an_old_log_stored_as_is_replays_and_verifies(
         )
         for raw in old_history["events"]
     )
-    state = services.game_state(game)
+    state = core.game_state(game)
     assert state.phase == FINISHED
     view = api.get(f"/api/v1/games/{game.id}").json()
     assert view["winners"] == old_history["game"]["winners"]
@@ -172,7 +172,7 @@ def test_an_old_closer_log_stored_as_is_replays(
         )
         for raw in closer_history["events"]
     )
-    assert services.game_state(game).phase == FINISHED
+    assert core.game_state(game).phase == FINISHED
     feed = api.get(f"/api/v1/games/{game.id}/events?limit=1000").json()["events"]
     renamed = [raw for raw in feed if raw["type"] in RENAMED]
     assert [raw["data"]["closer_seat"] for raw in renamed] == _closers(closer_history["events"])

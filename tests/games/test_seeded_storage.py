@@ -11,8 +11,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games import services, store
-from games.auth import hash_token
+from games import core, store
+from games.core.tokens import hash_token
 from games.models import Game, Seat
 
 BEFORE = [("games", "0003_summary_totals_and_winners")]
@@ -40,7 +40,7 @@ def test_games_stored_before_the_migration_read_seeded() -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize("seed", [None, 0, 2**63 - 1])
 def test_the_hand_written_read_gives_the_game_as_the_orm_does(seed: int | None) -> None:
-    game = services.create_game(seats=2, options=None, seed=seed)
+    game = core.create_game(seats=2, options=None, seed=seed)
     Seat.objects.create(game=game, seat=0, name="Ada", token_hash=hash_token("t"))
     found = store.fetch_game(game.id, hash_token("t"))
     assert found is not None

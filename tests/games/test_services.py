@@ -12,8 +12,9 @@ from django.db import OperationalError, connection
 from rest_framework.test import APIClient
 
 from engine import Reveal, replay, view
-from games import log, services, store
-from games.auth import SeatCredential
+from games.store import log
+from games import core, store
+from games.core.tokens import SeatCredential
 from games.models import Game, GameEvent, IdempotentResponse, Seat
 from tests.api.support import (
     GAMES,
@@ -71,9 +72,9 @@ def fail_on_the_last_event(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def fail_after_append(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`services.append_events` does all of its work (events and summary row), then raises:
+    """`core.append_events` does all of its work (events and summary row), then raises:
     the write it belongs to (with the seat's row, the stored answer) is rolled back."""
-    original: Callable[..., None] = services.append_events
+    original: Callable[..., None] = core.append_events
 
     def append(*args: Any, **kwargs: Any) -> None:
         original(*args, **kwargs)
@@ -160,7 +161,7 @@ def test_an_event_already_at_the_next_sequence_is_a_conflict(
     that read the log just before another inserted its event cannot insert beside it."""
     game_id, tokens = start_game(api, 2, seed=9)
     game = Game.objects.get(pk=game_id)
-    original = services.game_state
+    original = core.game_state
     monkeypatch.setattr(
         services,
         "game_state",
@@ -180,7 +181,7 @@ def test_a_game_moved_on_behind_the_reader_is_a_conflict(
 ) -> None:
     """The summary row moves only from the version the action read (optimistic check)."""
     game_id, tokens = start_game(api, 2, seed=10)
-    original = services.game_state
+    original = core.game_state
 
     def stale_read(game: Game, at: int | None = None) -> Any:
         state = original(game, at)
@@ -230,10 +231,10 @@ def test_postgresql_lock_failures_are_contention() -> None:
     for sqlstate in ("40001", "40P01", "55P03"):
         error = OperationalError("could not serialize access")
         error.__cause__ = DriverError(sqlstate)
-        assert services._is_contention(error)
+        assert core._is_contention(error)
     other = OperationalError("connection refused")
     other.__cause__ = DriverError("08006")
-    assert not services._is_contention(other)
+    assert not core._is_contention(other)
 
 
 def test_other_database_errors_are_not_hidden(
@@ -255,7 +256,7 @@ def test_the_summary_row_follows_the_log(api: APIClient) -> None:
     seat = get_view(api, game_id)["current_seat"]
     act(api, game_id, tokens[seat], {"action": "draw"})
     game = Game.objects.get(pk=game_id)
-    state = services.game_state(game)
+    state = core.game_state(game)
     assert (game.version, game.status, game.round, game.current_seat, game.players_joined) == (
         state.version,
         state.phase,
@@ -267,7 +268,7 @@ def test_the_summary_row_follows_the_log(api: APIClient) -> None:
     last = GameEvent.objects.get(game=game, sequence=game.version)
     assert game.updated_at == last.created_at
     # Any earlier version replays too, and the log replays to what is served.
-    assert services.game_state(game, at=1).seats == 3
+    assert core.game_state(game, at=1).seats == 3
     assert view(state, seat).to_data() == without_identity(get_view(api, game_id, tokens[seat]))
 
 
@@ -289,14 +290,14 @@ def test_a_write_that_lost_a_race_decides_again_on_the_new_state(
     its write, this one's write changes nothing, and it reads again and decides again; still
     legal (both seats reveal in setup), it lands after the other."""
     game_id, tokens = start_game(api, 2, seed=15)
-    original = services.game_state
+    original = core.game_state
     reads: list[int] = []
 
     def racing_read(game: Game, at: int | None = None) -> Any:
         state = original(game, at)
         reads.append(state.version)
         if len(reads) == 1:  # the other seat's reveal lands after this read
-            services.perform_action(game_id, SeatCredential(tokens[1]), Reveal(2, 2))
+            core.perform_action(game_id, SeatCredential(tokens[1]), Reveal(2, 2))
         return state
 
     monkeypatch.setattr(services, "game_state", racing_read)
@@ -319,7 +320,7 @@ def test_only_a_write_that_lost_a_race_waits_for_the_games_lock(
     race, the action reads and decides again in a transaction holding the game's write lock,
     so that no third writer can make it lose again (a burst of seats acting at once)."""
     game_id, tokens = start_game(api, 2, seed=16)
-    original_read, original_lock = services.game_state, store.lock_game
+    original_read, original_lock = core.game_state, store.lock_game
     reads: list[tuple[int, bool]] = []  # (version read, inside a transaction)
     locked: list[Any] = []
 
@@ -327,7 +328,7 @@ def test_only_a_write_that_lost_a_race_waits_for_the_games_lock(
         state = original_read(game, at)
         reads.append((state.version, connection.in_atomic_block))
         if len(reads) == 1:  # the other seat's reveal lands after this read
-            services.perform_action(game_id, SeatCredential(tokens[1]), Reveal(2, 2))
+            core.perform_action(game_id, SeatCredential(tokens[1]), Reveal(2, 2))
         return state
 
     def lock(game: Any) -> None:

@@ -15,8 +15,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import services, store
-from games.auth import hash_token
+from games import core, store
+from games.core.tokens import hash_token
 from games.models import Game, GameCheckpoint, GameEvent, Seat
 
 pytestmark = pytest.mark.django_db
@@ -175,7 +175,7 @@ def test_the_replays_reads_give_what_the_orm_reads() -> None:
 
 def test_a_game_as_the_services_store_it_reads_back_the_same() -> None:
     """Through the services (snapshot text, a JSON options object, a seeded flag)."""
-    game = services.create_game(seats=3, options={"end_score": 60}, seed=9)
+    game = core.create_game(seats=3, options={"end_score": 60}, seed=9)
     found = store.fetch_game(game.id, None)
     assert found is not None
     assert_same_game(found[0], Game.objects.get(pk=game.id))

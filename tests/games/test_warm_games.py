@@ -11,10 +11,10 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from games import services
-from games.auth import hash_token
+from games import core
+from games.core.tokens import hash_token
 from games.models import Game, GameEvent
-from games.warm import WARM, WarmGames
+from games.store.warm import WARM, WarmGames
 from tests.api.support import (
     GAMES,
     act,
@@ -57,7 +57,7 @@ def test_a_game_moved_on_elsewhere_is_read_again(api: APIClient) -> None:
     seat = get_view(api, game_id)["current_seat"]
     act(api, game_id, tokens[seat], {"action": "draw"})
     holding = Game.objects.get(pk=game_id)
-    holding_state = services.game_state(holding)
+    holding_state = core.game_state(holding)
     act(api, game_id, tokens[seat], {"action": "discard"})  # as if through another process
     # This process remembers the seat still holding its card: a discard looks legal there.
     WARM.clear()
@@ -88,7 +88,7 @@ def test_if_match_of_a_version_seen_elsewhere_is_not_refused(api: APIClient) -> 
     """The client saw a newer version than this process remembers: a fresh read decides."""
     game_id, tokens = start_game(api, 2, seed=34)
     old = Game.objects.get(pk=game_id)
-    old_state = services.game_state(old)
+    old_state = core.game_state(old)
     act(api, game_id, tokens[1], {"action": "reveal", "column": 0, "row": 0})  # elsewhere
     WARM.clear()
     WARM.remember(old, old_state, hash_token(tokens[0]), 0)
@@ -107,7 +107,7 @@ def test_if_match_of_a_version_seen_elsewhere_is_not_refused(api: APIClient) -> 
 def test_the_memory_forgets_the_least_recently_used_games() -> None:
     memory = WarmGames(capacity=2)
     games = [Game(id=uuid.uuid4(), seats=2, options={}, seed=1, version=0) for _ in range(3)]
-    state = services.EMPTY
+    state = core.EMPTY
     for game in games:
         memory.remember(game, state, "hash", 0)
     assert memory.get(games[0].id, "hash") is None
@@ -128,7 +128,7 @@ def test_a_refusal_by_a_stale_memory_is_decided_again(api: APIClient) -> None:
     other = get_view(api, game_id)["current_seat"]
     mine = 1 - other
     before = Game.objects.get(pk=game_id)
-    before_state = services.game_state(before)
+    before_state = core.game_state(before)
     views = [get_view(api, game_id, token) for token in tokens]
     assert views[other]["legal_actions"] and not views[mine]["legal_actions"]
     act(api, game_id, tokens[other], {"action": "take_discard"})

@@ -14,9 +14,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from engine import GreedyPlayer, view
-from games import services
+from games import core
 from games.api.throttling import GameCreationThrottle, PageBotSeatThrottle
-from games.auth import SeatCredential
+from games.core.tokens import SeatCredential
 from games.models import Game
 from games.web.forms import parse_move
 from games.web.seats import SESSION_KEY
@@ -57,7 +57,7 @@ def test_joining_keeps_the_token_in_the_session_never_in_the_page() -> None:
     ada, _, game_id = seated_pair()
     token = ada.session[SESSION_KEY][game_id]
     assert TOKEN_SHAPE.fullmatch(token)
-    game, seat = services.game_and_seat(game_id, SeatCredential(token), required=True)
+    game, seat = core.game_and_seat(game_id, SeatCredential(token), required=True)
     assert seat == 0 and game.players_joined == 2
     page = ada.get(f"/games/{game_id}")
     assert page.status_code == 200 and token not in page.content.decode()
@@ -67,7 +67,7 @@ def test_joining_keeps_the_token_in_the_session_never_in_the_page() -> None:
 
 
 def test_a_page_move_is_the_api_action() -> None:
-    """The page acts through `services.perform_action`: the API's seat view shows the move."""
+    """The page acts through `core.perform_action`: the API's seat view shows the move."""
     ada, bob, game_id = seated_pair()
     for client in (ada, bob):
         assert move(client, game_id, "reveal:0:0").status_code == 302
@@ -215,12 +215,12 @@ def play_to_the_end(game_id: str, tokens: list[str]) -> None:
     credentials = [SeatCredential(token) for token in tokens]
     while True:
         game = Game.objects.get(pk=game_id)
-        views = [view(services.game_state(game), seat) for seat in range(len(tokens))]
+        views = [view(core.game_state(game), seat) for seat in range(len(tokens))]
         seat = next((s for s, seen in enumerate(views) if seen.legal_actions), None)
         if seat is None:
             return
         action = player.choose(views[seat])
-        services.perform_action(game_id, credentials[seat], action)  # type: ignore[arg-type]
+        core.perform_action(game_id, credentials[seat], action)  # type: ignore[arg-type]
 
 
 def test_every_version_of_a_game_renders_for_a_seat_and_a_spectator() -> None:
@@ -272,7 +272,7 @@ def test_a_seat_a_bot_took_over_offers_no_leave(monkeypatch: pytest.MonkeyPatch)
     leaving logged a second handover; now the page offers none and a post changes nothing."""
     clock = Clock(monkeypatch)
     options = {"turn_seconds": 30, "max_timeouts": 1}
-    game_id = str(services.create_game(seats=2, options=options, seed=None).id)
+    game_id = str(core.create_game(seats=2, options=options, seed=None).id)
     ada, bob = Client(), Client()
     assert join(ada, game_id, "Ada").status_code == join(bob, game_id, "Bob").status_code == 302
     assert "Leave seat" in ada.get(f"/games/{game_id}").content.decode()

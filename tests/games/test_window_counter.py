@@ -13,8 +13,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.test import override_settings
 
-from games import window_counter
-from games.window_counter import take
+from games.api import window_counter
+from games.api.window_counter import take
 
 pytestmark = pytest.mark.django_db
 

@@ -29,7 +29,8 @@ from django_tasks_db.models import DBTaskResult
 from httpx_sse import connect_sse
 
 from engine.audit import verify_log
-from games import log, services, tasks
+from games.store import log
+from games import core, tasks
 from games.models import Game
 from loadtest.server import ROOT, free_port, server_environment, stop, wait_until_ready
 from tests.production.support import database_url
@@ -87,16 +88,16 @@ def timed_out(game_id: uuid.UUID) -> list[int]:
 
 
 def persons_game(seats: int = 2, seconds: int = 60) -> uuid.UUID:
-    game = services.create_game(seats=seats, options={"turn_seconds": seconds}, seed=seats)
+    game = core.create_game(seats=seats, options={"turn_seconds": seconds}, seed=seats)
     for seat in range(seats):
-        services.join_game(game.id, f"Player {seat}")
+        core.join_game(game.id, f"Player {seat}")
     return game.id
 
 
 def bots_game(seats: int, end_score: int = 100) -> uuid.UUID:
-    game = services.create_game(seats=seats, options={"end_score": end_score}, seed=seats)
+    game = core.create_game(seats=seats, options={"end_score": end_score}, seed=seats)
     for seat in range(seats):
-        services.join_game(game.id, f"Bot {seat}", "greedy" if seat % 2 else "random")
+        core.join_game(game.id, f"Bot {seat}", "greedy" if seat % 2 else "random")
     return game.id
 
 
@@ -119,10 +120,10 @@ def test_a_clock_runs_out_and_the_worker_plays_the_turn(settings: Any) -> None:
 
 
 def test_a_bot_moves_within_a_second_of_its_turn() -> None:
-    game = services.create_game(seats=2, options=None, seed=9)
-    services.join_game(game.id, "Ada")
+    game = core.create_game(seats=2, options=None, seed=9)
+    core.join_game(game.id, "Ada")
     with running_worker():
-        services.join_game(game.id, "Greedy", "greedy")  # deals: the bot's setup reveals
+        core.join_game(game.id, "Greedy", "greedy")  # deals: the bot's setup reveals
         wait_until(lambda: len(stored(game.id)) >= 6, 10, "the bot's reveals")
     events = stored(game.id)
     dealt = next(e.at for e in events if e.type == "RoundDealt")
@@ -275,11 +276,11 @@ def test_manage_py_run_serves_with_a_worker_and_one_ctrl_c_stops_both(tmp_path: 
 def test_a_spectators_stream_shows_the_bots_moves_as_they_are_made(live_server: Any) -> None:
     """A bot's move is an ordinary append: the live stream (served by this process) shows
     every move the worker (another process) makes, and ends with the game."""
-    game = services.create_game(seats=2, options={"end_score": 20}, seed=3)
+    game = core.create_game(seats=2, options={"end_score": 20}, seed=3)
     url = f"{live_server.url}/api/v1/games/{game.id}/stream"
     with running_worker(), httpx.Client(timeout=120) as http:
-        services.join_game(game.id, "Greedy", "greedy")
-        services.join_game(game.id, "Randy", "random")
+        core.join_game(game.id, "Greedy", "greedy")
+        core.join_game(game.id, "Randy", "random")
         with connect_sse(http, "GET", url) as stream:
             frames = [(frame.event, frame.id) for frame in stream.iter_sse() if frame.data]
     finished = Game.objects.get(pk=game.id)

@@ -15,7 +15,8 @@ from django.db import connection, connections
 from rest_framework.test import APIClient
 
 from engine import replay
-from games import log, services
+from games.store import log
+from games import core
 from games.models import Game, GameEvent
 
 
@@ -127,7 +128,7 @@ def assert_log_intact(game_id: str) -> Game:
     state = replay(log.engine_events(game))
     assert state.version == game.version
     assert (game.status, game.round, game.current_seat) == (
-        services.STATUS_OF_PHASE[state.phase],
+        core.STATUS_OF_PHASE[state.phase],
         state.round,
         state.current,
     )

@@ -24,8 +24,8 @@ import pytest
 from django.db import connection, connections
 
 from engine import Reveal
-from games import services, store
-from games.auth import SeatCredential
+from games import core, store
+from games.core.tokens import SeatCredential
 from games.models import GameEvent
 from loadtest.server import RunningServer
 
@@ -88,7 +88,7 @@ def test_a_failing_action_is_invisible_then_gone(
 
     def failing_writer() -> None:  # the last setup reveal appends 2 events (reveal, play starts)
         try:
-            services.perform_action(
+            core.perform_action(
                 game_id,
                 SeatCredential(tokens[1]),
                 Reveal(3, 2),

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from engine import GreedyPlayer, action_to_data
-from games.warm import WARM
+from games.store.warm import WARM
 from tests.api.support import bearer, get_view, send, start_game, view_from_data
 
 pytestmark = pytest.mark.django_db

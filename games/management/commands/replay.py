@@ -10,9 +10,9 @@ from engine import GameState, evolve
 from engine import events as ev
 from engine.cards import COLUMNS, ROWS, cell_index
 from engine.state import EMPTY
-from games import log
-from games.errors import GameNotFound
-from games.services import get_game
+from games import core
+from games.core import get_game
+from games.core.errors import GameNotFound
 
 
 def _card(value: int | None) -> str:
@@ -48,7 +48,7 @@ class Command(BaseCommand):
         except GameNotFound:
             raise CommandError(f"no game {options['game_id']}") from None
         state = EMPTY
-        for event in log.engine_events(game):
+        for event in core.engine_events(game):
             line = self.describe(event, state)
             if line:
                 self.stdout.write(line)

@@ -9,9 +9,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from engine import Event, RuleError, UnknownEventType
 from engine.audit import InvalidLog, verify_log
-from games import log
+from games import core
+from games.core import STATUS_OF_PHASE
 from games.models import Game
-from games.services import STATUS_OF_PHASE
 
 
 class Command(BaseCommand):
@@ -42,7 +42,7 @@ class Command(BaseCommand):
 
         (Not `check`: that would shadow `BaseCommand.check`, the system checks every command
         runs first when started from the shell.)"""
-        stored = log.events(game)
+        stored = core.logged_events(game)
         if not stored:
             return "no events"
         try:
@@ -56,7 +56,7 @@ class Command(BaseCommand):
         return None
 
 
-def _engine_events(stored: list[log.StoredEvent]) -> list[Event]:
+def _engine_events(stored: list[core.StoredEvent]) -> list[Event]:
     """The log's engine events, numbered 1, 2, 3...: `InvalidLog` names the first event that
     is missing or that no longer reads as an event (`engine.audit` checks the rest)."""
     events = []

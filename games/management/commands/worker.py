@@ -23,7 +23,7 @@ from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
 from django_tasks_db.management.commands.db_worker import Command as DatabaseWorkerCommand
 from django_tasks_db.management.commands.db_worker import Worker
 
-from games import services
+from games import core
 
 logger = logging.getLogger("games.worker")
 
@@ -36,7 +36,7 @@ class SweepingWorker(Worker):
 
     def run(self) -> None:
         if self.batch:  # the jobs due now, then exit: what is owed is queued first
-            services.sweep(0.0)
+            core.sweep(0.0)
         else:
             threading.Thread(target=_sweep_forever, name="skyjo-sweep", daemon=True).start()
         super().run()
@@ -47,7 +47,7 @@ def _sweep_forever() -> None:
     grace = 0.0
     while True:
         try:
-            found = services.sweep(grace)
+            found = core.sweep(grace)
             if found:
                 logger.info("sweep: queued jobs for %d games", found)
         except Exception:  # a database down now may be up at the next sweep

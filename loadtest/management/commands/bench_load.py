@@ -61,7 +61,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from engine import GreedyPlayer, action_to_data
 from engine.view import view_from_data
 from games.models import Game, GameCheckpoint, GameEvent, IdempotentResponse, Seat, Status
-from games.views.turns import action_segment
+from games.api.views.turns import action_segment
 from loadtest.models import Ping
 from loadtest.server import (
     DEFAULT_THREADS,

@@ -64,9 +64,9 @@ from engine import (
 from engine.players import Player
 from engine.state import FINISHED, PLAYING
 from engine.view import FACE_UP
-from games import services
+from games import core
 from games.models import Game
-from games.views.turns import action_segment
+from games.api.views.turns import action_segment
 
 GAMES = "/api/v1/games"
 SEATS = 2
@@ -116,11 +116,11 @@ def build_game(min_events: int, *, seed: int, players: str = "greedy") -> BenchG
     """A 2-seat game of at least `min_events` events (the first action boundary from there),
     built through `games.services` without HTTP: created and joined as usual, then played by
     engine players (`PLAYERS[players]`) and appended in one write."""
-    game = services.create_game(seats=SEATS, options={"end_score": END_SCORE}, seed=seed)
-    joined = [services.join_game(game.id, f"Bench {seat}") for seat in range(SEATS)]
+    game = core.create_game(seats=SEATS, options={"end_score": END_SCORE}, seed=seed)
+    joined = [core.join_game(game.id, f"Bench {seat}") for seat in range(SEATS)]
     tokens = [seat.token for seat in joined if seat.token is not None]  # persons: all have one
     game = Game.objects.get(pk=game.pk)  # as joined
-    before = state = services.game_state(game)
+    before = state = core.game_state(game)
     shuffler = SeededShuffler(game.seed)
     player = PLAYERS[players]()
     events = []
@@ -131,7 +131,7 @@ def build_game(min_events: int, *, seed: int, players: str = "greedy") -> BenchG
         new, state = act(state, seat, player.choose(view(state, seat)), shuffler)
         events.extend(new)
     if events:
-        services.append_events(game, before, events, state)
+        core.append_events(game, before, events, state)
     return BenchGame(str(game.id), tokens, state.version, len(state.rounds))
 
 
@@ -345,7 +345,7 @@ class Command(BaseCommand):
             "deep_events": deep.events,
             "deep_rounds": deep.rounds,
             "replay_reads": options["replay_reads"],
-            "checkpoint_every": services.checkpoint_every(),
+            "checkpoint_every": core.checkpoint_every(),
             "max_at_ratio": options["max_at_ratio"],
         }
         for name, samples in (("view", reads), ("act", acts), ("cold_view", cold)):

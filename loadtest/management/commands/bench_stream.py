@@ -58,7 +58,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from engine import GreedyPlayer, action_to_data
 from engine.view import view_from_data
 from games.models import Status
-from games.views.turns import action_segment
+from games.api.views.turns import action_segment
 from loadtest.management.commands.bench_load import (
     GAMES,
     CpuUse,

@@ -12,10 +12,9 @@ from rest_framework import serializers
 
 from engine import EVENT_TYPES, TURN_ACTION_KINDS
 from engine.state import PHASES
-
-from .event_shapes import feed_events, history_events
-from .history import MAX_EVENTS
-from .inputs import ACTION_SHAPES
+from games.api.event_shapes import feed_events, history_events
+from games.api.inputs import ACTION_SHAPES
+from games.core.history import MAX_EVENTS
 
 CELL_STATES = ["face_down", "face_up", "removed"]
 CARD_SOURCES = ["deck", "discard"]

@@ -16,13 +16,14 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from .. import idempotency, services
-from ..api.headers import (
+from games import core
+from games.api.headers import (
     etag,
     idempotency_key,
     seat_credential,
 )
-from ..errors import InvalidRequest
+from games.core import idempotency
+from games.core.errors import InvalidRequest
 
 
 def with_etag(response: HttpResponseBase, version: int) -> HttpResponseBase:
@@ -84,5 +85,5 @@ def authenticated_before_bad_request(request: Request, game_id: str) -> Iterator
     except (APIException, InvalidRequest) as error:
         malformed = (http.HTTP_400_BAD_REQUEST, http.HTTP_415_UNSUPPORTED_MEDIA_TYPE)
         if isinstance(error, InvalidRequest) or error.status_code in malformed:
-            services.game_and_seat(game_id, seat_credential(request), required=True)
+            core.game_and_seat(game_id, seat_credential(request), required=True)
         raise

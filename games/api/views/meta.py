@@ -15,8 +15,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ..api.problems import PROBLEM_TYPES, Problem, problem_type
-from ..schema import RETRY_AFTER, problems
+from games.api.problems import PROBLEM_TYPES, Problem, problem_type
+from games.api.schema import RETRY_AFTER, problems
 
 RULES_FILE = Path(settings.BASE_DIR) / "docs" / "RULES.md"
 

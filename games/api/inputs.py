@@ -23,11 +23,10 @@ from engine.options import (
     MIN_SEATS,
     MIN_TURN_SECONDS,
 )
-
-from . import bots
-from .closed import ClosedShape
-from .models import Status
-from .names import MAX_NAME_LENGTH, NAME_PATTERN, is_valid_name, normalized_name
+from games.api.closed import ClosedShape
+from games.core import bots
+from games.core.names import MAX_NAME_LENGTH, NAME_PATTERN, is_valid_name, normalized_name
+from games.models import Status
 
 MAX_SEED = 2**63 - 1
 

@@ -13,21 +13,20 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from engine import POSITION_KINDS, TURN_ACTION_KINDS, TURN_ACTIONS, action_from_data
-
-from .. import idempotency, services
-from ..api.headers import (
+from games import core
+from games.api.headers import (
     idempotency_key,
     if_match,
     seat_credential,
 )
-from ..inputs import (
+from games.api.inputs import (
     ACTION_DESCRIPTIONS,
     AnyActionSerializer,
     EmptySerializer,
     PositionSerializer,
     action_component_name,
 )
-from ..schema import (
+from games.api.schema import (
     ETAG,
     GAME_ID,
     IDEMPOTENCY_KEY,
@@ -39,16 +38,17 @@ from ..schema import (
     SEAT_ONLY,
     problems,
 )
-from ..shapes import (
+from games.api.shapes import (
     LEGAL_ACTION_REF,
     GameSerializer,
 )
-from .common import (
+from games.api.views.common import (
     PerViewerView,
     answer_response,
     authenticated_before_bad_request,
     with_etag,
 )
+from games.core import idempotency
 
 
 class ActionView(PerViewerView):
@@ -66,13 +66,13 @@ class ActionView(PerViewerView):
             data = self.action_data(request.data if request.data not in (None, "") else {})
             expected_versions = if_match(request)
             key = idempotency_key(request)
-        result = services.perform_action(
+        result = core.perform_action(
             game_id,
             seat_credential(request),
             action_from_data(data),
             expected_versions=expected_versions,
             idempotency_key=key,
-            fingerprint=services.action_fingerprint(data) if key else "",
+            fingerprint=core.action_fingerprint(data) if key else "",
         )
         answer = idempotency.Answer(
             200, result.body, result.version, result.game.id, replayed=result.replayed

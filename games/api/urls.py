@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import history, live, lobby, meta, turns
+from games.api.views import history, live, lobby, meta, turns
 
 urlpatterns = [
     path("rules", meta.RulesView.as_view(), name="rules"),

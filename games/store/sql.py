@@ -32,7 +32,7 @@ from django.db import connections, router, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field
 
-from .models import Game, GameCheckpoint, GameEvent, Seat
+from games.models import Game, GameCheckpoint, GameEvent, Seat
 
 _GAME_FIELDS: list[Field[Any, Any]] = list(Game._meta.concrete_fields)
 _GAME_ATTNAMES = [field.attname for field in _GAME_FIELDS]

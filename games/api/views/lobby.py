@@ -16,17 +16,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from engine.options import MAX_SEATS, MIN_SEATS
-
-from .. import bots, idempotency, services
-from ..api.headers import (
+from games import core
+from games.api.headers import (
     idempotency_key,
     if_none_match,
     seat_credential,
 )
-from ..api.throttling import BotSeatThrottle, GameCreationThrottle
-from ..auth import SeatCredential
-from ..errors import InvalidRequest
-from ..inputs import (
+from games.api.inputs import (
     GAME_ORDERINGS,
     GAME_STATUS_FILTERS,
     MAX_OFFSET,
@@ -37,9 +33,7 @@ from ..inputs import (
     GameListQuerySerializer,
     JoinSerializer,
 )
-from ..models import Game
-from ..presenters import game_data, game_summary
-from ..schema import (
+from games.api.schema import (
     BOT_JOIN_EXAMPLE,
     CREATE_EXAMPLE,
     ETAG,
@@ -56,14 +50,15 @@ from ..schema import (
     problems,
     whole_number,
 )
-from ..shapes import (
+from games.api.shapes import (
     JOINED,
     BotSerializer,
     GameListSerializer,
     GameSerializer,
     SeatTokenSerializer,
 )
-from .common import (
+from games.api.throttling import BotSeatThrottle, GameCreationThrottle
+from games.api.views.common import (
     PerViewerView,
     answer_response,
     authenticated_before_bad_request,
@@ -71,6 +66,11 @@ from .common import (
     keyed_by_address,
     with_etag,
 )
+from games.core import bots, idempotency
+from games.core.errors import InvalidRequest
+from games.core.resources import game_data, game_summary
+from games.core.tokens import SeatCredential
+from games.models import Game
 
 
 class GamePagination(LimitOffsetPagination):
@@ -163,7 +163,7 @@ class GameListView(APIView):
         query.is_valid(raise_exception=True)
         chosen = query.validated_data
         paginator = GamePagination(chosen["limit"], chosen["offset"])
-        page = paginator.paginate_queryset(services.listed_games(chosen), request, view=self)
+        page = paginator.paginate_queryset(core.listed_games(chosen), request, view=self)
         return paginator.get_paginated_response([game_summary(g) for g in page or []])
 
     @extend_schema(
@@ -189,10 +189,10 @@ class GameListView(APIView):
 
 
 def _created(chosen: dict[str, Any]) -> idempotency.Answer:
-    game = services.create_game(
+    game = core.create_game(
         seats=chosen["seats"], options=chosen.get("options"), seed=chosen.get("seed")
     )
-    state = services.game_state(game)
+    state = core.game_state(game)
     return idempotency.Answer(201, game_data(game, state, None), state.version, game.id)
 
 
@@ -228,14 +228,14 @@ class GameDetailView(PerViewerView):
         },
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game, seat = services.game_and_seat(game_id, seat_credential(request), required=False)
+        game, seat = core.game_and_seat(game_id, seat_credential(request), required=False)
         at = _replay_version(request, game)
         if at is not None:
             return _replay_response(game, seat, at)
         tags = if_none_match(request)
         if "*" in tags or str(game.version) in tags:
             return with_etag(Response(status=http.HTTP_304_NOT_MODIFIED), game.version)
-        state = services.seat_state(game, seat_credential(request), seat)
+        state = core.seat_state(game, seat_credential(request), seat)
         return with_etag(Response(game_data(game, state, seat)), state.version)
 
 
@@ -256,7 +256,7 @@ def _replay_version(request: Request, game: Game) -> int | None:
 
 def _replay_response(game: Game, seat: int | None, at: int) -> Response:
     """The game just after event `at`, as `seat` may see it (a finished game: everything)."""
-    return Response(services.replay_data(game, seat, at))
+    return Response(core.replay_data(game, seat, at))
 
 
 class JoinView(PerViewerView):
@@ -288,7 +288,7 @@ class JoinView(PerViewerView):
         form = JoinSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         name, bot = form.validated_data["name"], form.validated_data.get("bot")
-        what = ("join_game", services.game_uuid(game_id), name) + (() if bot is None else (bot,))
+        what = ("join_game", core.game_uuid(game_id), name) + (() if bot is None else (bot,))
         keyed = keyed_by_address(request, *what)
         answer = idempotency.run(keyed, lambda _: _joined(game_id, name, bot))
         response = answer_response(answer)
@@ -297,7 +297,7 @@ class JoinView(PerViewerView):
 
 
 def _joined(game_id: str, name: str, bot: str | None) -> idempotency.Answer:
-    joined = services.join_game(game_id, name, bot)
+    joined = core.join_game(game_id, name, bot)
     if joined.token is None:  # a bot's seat: no token, and the game as anyone sees it
         view = game_data(joined.game, joined.state, None)
         body = {"seat": joined.seat, "name": joined.name, "bot": bot, "game": view}
@@ -339,13 +339,13 @@ class LeaveView(PerViewerView):
         answer = idempotency.run(
             _seat_key(request, key, "leave_game", game_id, seat, credential),
             lambda _: _left(game_id, seat, credential),
-            authorize=lambda: services.own_seat(game_id, seat, credential),
+            authorize=lambda: core.own_seat(game_id, seat, credential),
         )
         return with_etag(answer_response(answer), answer.version or 0)
 
 
 def _left(game_id: str, seat: int, credential: SeatCredential | None) -> idempotency.Answer:
-    left = services.leave_seat(game_id, seat, credential)
+    left = core.leave_seat(game_id, seat, credential)
     body = game_data(left.game, left.state, None)
     return idempotency.Answer(200, body, left.state.version, left.game.id)
 
@@ -393,7 +393,7 @@ class RotateTokenView(PerViewerView):
         answer = idempotency.run(
             _seat_key(request, key, "rotate_token", game_id, seat, credential),
             lambda _: _rotated(game_id, seat, credential),
-            authorize=lambda: services.own_seat(game_id, seat, credential),
+            authorize=lambda: core.own_seat(game_id, seat, credential),
         )
         response = answer_response(answer)
         response["Cache-Control"] = "no-store"
@@ -419,7 +419,7 @@ def _seat_key(
 
 
 def _rotated(game_id: str, seat: int, credential: SeatCredential | None) -> idempotency.Answer:
-    rotated = services.rotate_token(game_id, seat, credential)
+    rotated = core.rotate_token(game_id, seat, credential)
     body = {"seat": rotated.seat, "name": rotated.name, "token": rotated.token}
-    game = services.game_uuid(game_id)
+    game = core.game_uuid(game_id)
     return idempotency.Answer(200, body, None, game, [(rotated.seat, rotated.token)])

@@ -1,13 +1,17 @@
-"""Plain-data representations of games, in the shapes `games.shapes` documents."""
+"""What a viewer is shown of a game, as plain data (the shapes `games.api.shapes` documents),
+and the JSON bytes of an answer."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
-from engine import GameState, Options, event_for_viewer, view
+import orjson
+from django.utils.functional import Promise
 
-from .log import StoredEvent
-from .models import Game, Status
+from engine import GameState, Options, event_for_viewer, view
+from games.models import Game, Status
+from games.store.log import StoredEvent
 
 
 def game_data(
@@ -83,3 +87,16 @@ def _iso(moment: Any) -> str:
 
 def _timestamp(game: Game) -> str:
     return _iso(game.created_at)
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, Promise | Decimal):  # lazy translations, decimals
+        return str(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+def render_json(data: Any) -> bytes:
+    """`data` as the bytes of a JSON answer: the API renderer's, the stream's frames' and the
+    stored idempotent answers' (so that a replay is the first answer byte for byte). orjson,
+    since a long game's view carries a summary of every finished round."""
+    return orjson.dumps(data, default=_default)

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core.management.commands.createcachetable import Command as CreateCacheTable
 from django.db import DEFAULT_DB_ALIAS
 
-from .window_counter import create_table
+from games.api.window_counter import create_table
 
 
 def create_rate_limit_table(using: str = DEFAULT_DB_ALIAS, **_: Any) -> None:

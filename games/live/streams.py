@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from engine.state import GameState
-
-from . import log, services
-from .api.sse import comment, frame, retry
-from .live import hub
-from .log import StoredEvent
-from .models import Game, Status
-from .presenters import event_feed, game_data
-from .services import SeatBinding
+from games import core
+from games.core import SeatBinding
+from games.core.resources import event_feed, game_data
+from games.live.fanout import hub
+from games.live.sse import comment, frame, retry
+from games.models import Game, Status
+from games.store import log
+from games.store.log import StoredEvent
 
 #: Seconds a read of the seats' bindings serves the streams that check against it: a token
 #: rotated in that time may go unseen by a frame sent within it, never longer.
@@ -61,9 +61,9 @@ class LogRead:
 def read_log(game_id: uuid.UUID, after: int) -> LogRead:
     """The game's row (the store's one statement, as the views read it: the ORM's query cost
     four times as much), its events after `after` and its state (from its snapshot)."""
-    game, _ = services.game_and_seat(game_id, None, required=False)
+    game, _ = core.game_and_seat(game_id, None, required=False)
     stored = log.events(game, after, upto=game.version)
-    return LogRead(game, stored, services.game_state(game))
+    return LogRead(game, stored, core.game_state(game))
 
 
 def batch_for(read: LogRead, viewer: int | None, after: int) -> Batch:
@@ -137,10 +137,10 @@ def still_held(game_id: uuid.UUID, viewer: Viewer, version: int) -> bool:
     if viewer.seat is None:
         return True
     key = (game_id, "bindings", version)
-    shared = hub.shared_read(key, lambda: services.seat_bindings(game_id), BINDINGS_FRESH_SECONDS)
+    shared = hub.shared_read(key, lambda: core.seat_bindings(game_id), BINDINGS_FRESH_SECONDS)
     if shared.get(viewer.seat) == viewer.binding:
         return True
-    return services.seat_bindings(game_id).get(viewer.seat) == viewer.binding
+    return core.seat_bindings(game_id).get(viewer.seat) == viewer.binding
 
 
 def _waited(game_id: uuid.UUID, cursor: int, deadline: float) -> Generator[bytes, None, bool]:

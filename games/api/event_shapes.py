@@ -39,9 +39,8 @@ from engine.options import (
     MIN_SEATS,
     MIN_TURN_SECONDS,
 )
-
-from .closed import ClosedShape
-from .names import MAX_NAME_LENGTH
+from games.api.closed import ClosedShape
+from games.core.names import MAX_NAME_LENGTH
 
 LOWEST_CARD = min(CARD_COUNTS)
 HIGHEST_CARD = max(CARD_COUNTS)
@@ -61,7 +60,7 @@ class OneOfShapes(serializers.Field):
 
 
 class OneOfShapesExtension(OpenApiSerializerFieldExtension):
-    target_class = "games.event_shapes.OneOfShapes"
+    target_class = "games.api.event_shapes.OneOfShapes"
 
     def map_serializer_field(self, auto_schema: Any, direction: Any) -> Any:
         shapes = self.target.shapes

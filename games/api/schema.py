@@ -14,9 +14,8 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework import serializers
 
 from engine import TURN_ACTION_KINDS
-
-from .api.headers import IF_MATCH_PATTERN
-from .api.problems import TITLES, codes_with_status
+from games.api.headers import IF_MATCH_PATTERN
+from games.api.problems import TITLES, codes_with_status
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -28,7 +27,7 @@ class ClosedShapeExtension(OpenApiSerializerExtension):
     a fuzzer) that trusts the schema is refused for a request the schema calls valid.
     """
 
-    target_class = "games.closed.ClosedShape"
+    target_class = "games.api.closed.ClosedShape"
     match_subclasses = True
 
     def map_serializer(self, auto_schema: Any, direction: Any) -> Any:

@@ -13,9 +13,8 @@ from functools import cached_property
 from typing import Any
 
 from engine import Event, event_from_data
-
-from . import store
-from .models import Game
+from games import store
+from games.models import Game
 
 
 @dataclass(frozen=True)

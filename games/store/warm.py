@@ -22,8 +22,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from engine import GameState
-
-from .models import Game
+from games.models import Game
 
 
 @dataclass

@@ -35,10 +35,10 @@ import psycopg
 from django.conf import settings
 from django.db import close_old_connections, connections
 
-from . import store
-from .api import gate
-from .errors import TooManyStreams, TooManyStreamsFromAddress
-from .models import Game
+from games import store
+from games.core.errors import TooManyStreams, TooManyStreamsFromAddress
+from games.live import gate
+from games.models import Game
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -1,13 +1,10 @@
-"""Server-Sent Events framing (the WHATWG HTML standard's `text/event-stream`), and the
-renderer that lets a client ask for it with `Accept: text/event-stream`."""
+"""Server-Sent Events framing (the WHATWG HTML standard's `text/event-stream`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rest_framework.renderers import BaseRenderer
-
-from .renderers import render_json
+from games.core.resources import render_json
 
 EVENT_STREAM = "text/event-stream"
 
@@ -27,20 +24,3 @@ def comment(text: str) -> bytes:
 def retry(milliseconds: int) -> bytes:
     """How long a client waits before it reconnects."""
     return b"retry: %d\n\n" % milliseconds
-
-
-class EventStreamRenderer(BaseRenderer):
-    """Content negotiation for a stream. The stream itself is written by its view; what this
-    renders is a problem raised before the stream starts, as JSON."""
-
-    media_type = EVENT_STREAM
-    format = "event-stream"
-    charset = None
-
-    def render(
-        self,
-        data: Any,
-        accepted_media_type: str | None = None,
-        renderer_context: dict[str, Any] | None = None,
-    ) -> bytes:
-        return b"" if data is None else render_json(data)

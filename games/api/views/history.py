@@ -12,16 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .. import idempotency, log, services
-from ..api.headers import if_none_match, seat_credential
-from ..api.throttling import GameCreationThrottle
-from ..auth import SeatCredential
-from ..history import export_history
-from ..inputs import MAX_WAIT_SECONDS, EventsQuerySerializer
-from ..live import LONG_POLL, hub, release_connections
-from ..models import Game
-from ..presenters import event_feed, game_data
-from ..schema import (
+from games import core
+from games.api.documents import audited_history
+from games.api.headers import if_none_match, seat_credential
+from games.api.inputs import MAX_WAIT_SECONDS, EventsQuerySerializer
+from games.api.schema import (
     ETAG,
     GAME_ID,
     IDEMPOTENCY_KEY,
@@ -33,18 +28,24 @@ from ..schema import (
     problems,
     whole_number,
 )
-from ..shapes import (
+from games.api.shapes import (
     EventFeedSerializer,
     HistorySerializer,
     ImportedGameSerializer,
 )
-from .common import (
+from games.api.throttling import GameCreationThrottle
+from games.api.views.common import (
     PerViewerView,
     answer_response,
     client_address,
     keyed_by_address,
     with_etag,
 )
+from games.core import idempotency
+from games.core.resources import event_feed, game_data
+from games.core.tokens import SeatCredential
+from games.live.fanout import LONG_POLL, hub, release_connections
+from games.models import Game
 
 
 class EventFeedView(PerViewerView):
@@ -94,7 +95,7 @@ class EventFeedView(PerViewerView):
     )
     def get(self, request: Request, game_id: str) -> HttpResponseBase:
         credential = seat_credential(request)
-        game, seat = services.game_and_seat(game_id, credential, required=False)
+        game, seat = core.game_and_seat(game_id, credential, required=False)
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         after, limit, wait = (query.validated_data[name] for name in ("after", "limit", "wait"))
@@ -103,7 +104,9 @@ class EventFeedView(PerViewerView):
         tags = if_none_match(request)
         if "*" in tags or str(game.version) in tags:
             return with_etag(Response(status=http.HTTP_304_NOT_MODIFIED), game.version)
-        feed = event_feed(game, log.events(game, after, upto=game.version, limit=limit), seat)
+        feed = event_feed(
+            game, core.logged_events(game, after, upto=game.version, limit=limit), seat
+        )
         return with_etag(Response(feed), game.version)
 
 
@@ -119,7 +122,7 @@ def _waited_for(
         release_connections()
         with hub.watching(game.id, game.version):
             hub.wait_beyond(game.id, after, min(seconds, settings.LIVE_LONG_POLL_SECONDS))
-    return services.game_and_seat(game.id, credential, required=False)
+    return core.game_and_seat(game.id, credential, required=False)
 
 
 class HistoryView(APIView):
@@ -137,7 +140,7 @@ class HistoryView(APIView):
         responses={200: HistorySerializer, **problems(404, 409)},
     )
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(export_history(services.get_game(game_id)))
+        return Response(core.export_history(core.get_game(game_id)))
 
 
 class ImportView(PerViewerView):
@@ -165,8 +168,8 @@ class ImportView(PerViewerView):
         keyed = keyed_by_address(request, "import_history", document)
         answer = idempotency.run(
             keyed,
-            lambda audited: _imported(document, audited),
-            prepare=lambda: services.audit_history(document),
+            _imported,
+            prepare=lambda: audited_history(document),
         )
         response = answer_response(answer)
         response["Location"] = f"/api/v1/games/{answer.game_id}"
@@ -174,8 +177,8 @@ class ImportView(PerViewerView):
         return response
 
 
-def _imported(document: Any, audited: Any) -> idempotency.Answer:
-    imported = services.import_history(document, audited)
+def _imported(audited: core.AuditedHistory) -> idempotency.Answer:
+    imported = core.import_history(audited)
     body = {
         **game_data(imported.game, imported.state, None),
         "seat_tokens": imported.seat_tokens,

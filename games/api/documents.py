@@ -1,21 +1,11 @@
-"""Histories: a finished game's complete log as a versioned JSON document, and its import.
-
-The document (format `skyjo-history`, `format_version` 1):
-
-    {"format": "skyjo-history", "format_version": 1,
-     "game": {"id", "created_at", "seats", "options", "players": [{"seat", "name"}],
-              "status", "version", "winners"},
-     "events": [{"sequence", "type", "schema_version", "at", "data"}, ...]}
-
-`data` is the engine event's payload at its `schema_version`; nothing is hidden. Importing
-replays every event through the engine's auditor (`engine.audit.verify_log`), so a history that
-the rules would not have written is refused, naming its first offending event.
-"""
+"""The history document as the HTTP API reads it: its envelope and each event checked in
+shape and held to create's and join's limits (with their serializers), then handed to the use
+cases parsed (`games.core.history`), which audit them by the rules. Errors are
+`invalid_history` problems naming the first offending event and field."""
 
 from __future__ import annotations
 
 import copy
-import json
 from dataclasses import fields
 from datetime import UTC, datetime
 from typing import Any
@@ -25,83 +15,42 @@ from django.utils.dateparse import parse_datetime
 
 from engine import (
     Event,
-    GameState,
-    Options,
     RuleError,
     UnknownEventType,
     event_from_data,
     event_to_data,
 )
-from engine.audit import InvalidLog, verify_log
-from engine.events import GameCreated
-
-from . import log
-from .api.problems import field_errors
-from .errors import GameNotFinished, InvalidHistory
-from .inputs import (
+from games.api.inputs import (
     CreateGameSerializer,
     JoinSerializer,
     OptionsSerializer,
     StrategyField,
     StrictSerializer,
 )
-from .models import Game, Status
+from games.api.problems import field_errors
+from games.core.errors import InvalidHistory
+from games.core.history import (
+    FORMAT,
+    FORMAT_VERSION,
+    MAX_EVENTS,
+    AuditedHistory,
+    audit_events,
+    check_envelope,
+    expected_envelope,
+    field_problem,
+)
+from games.core.states import STATUS_OF_PHASE
 
-FORMAT = "skyjo-history"
-FORMAT_VERSION = 1
-MAX_EVENTS = 50_000
 #: The keys a document, its `game` and each of its events may hold: any other is refused.
 DOCUMENT_KEYS = frozenset({"format", "format_version", "game", "events"})
+
+
 GAME_KEYS = frozenset(
     {"id", "created_at", "seats", "options", "players", "status", "version", "winners", "seeded"}
 )
+
+
 EVENT_KEYS = frozenset({"sequence", "type", "schema_version", "at", "data"})
-
-
-def _timestamp(moment: Any) -> str:
-    return str(moment.isoformat().replace("+00:00", "Z"))
-
-
-def export_history(game: Game) -> dict[str, Any]:
-    """The complete log of a finished game (409 `game_not_finished` before its end)."""
-    if game.status != Status.FINISHED:
-        raise GameNotFinished()
-    events: list[dict[str, Any]] = [
-        {
-            "sequence": stored.sequence,
-            "type": stored.type,
-            "schema_version": stored.schema_version,
-            "at": _timestamp(stored.at),
-            "data": stored.payload,
-        }
-        for stored in log.events(game)
-    ]
-    players = [{"seat": row.seat, "name": row.name} for row in game.seat_rows.order_by("seat")]
-    winners = next(
-        (e["data"]["winners"] for e in reversed(events) if e["type"] == "GameEnded"), None
-    )
-    return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "game": {
-            "id": str(game.id),
-            "created_at": _timestamp(game.created_at),
-            "seats": game.seats,
-            "options": game.options,
-            "players": players,
-            "status": game.status,
-            "version": game.version,
-            "winners": winners,
-            "seeded": game.seeded,
-        },
-        "events": events,
-    }
-
-
-def field_problem(sequence: int | None, code: str, errors: dict[str, list[str]]) -> InvalidHistory:
-    """`invalid_history` naming the first offending field (and listing them all)."""
-    path, messages = next(iter(errors.items()))
-    return InvalidHistory(sequence, code, f"{path}: {messages[0]}", errors)
 
 
 def _unknown_keys(found: dict[str, Any], known: frozenset[str], where: str) -> None:
@@ -143,52 +92,15 @@ def game_envelope(document: dict[str, Any]) -> dict[str, Any]:
     return game
 
 
-def expected_envelope(events: list[Event], state: GameState, status: str) -> dict[str, Any]:
-    """What a `game` object must say of the game these events make (as an export writes it)."""
-    first = events[0]
-    assert isinstance(first, GameCreated)
-    seated = [(seat, name) for seat, name in enumerate(state.names) if name is not None]
-    players = [{"seat": seat, "name": name} for seat, name in seated]
-    return {
-        "seats": first.seats,
-        "options": first.options.to_data(),
-        "players": players,
-        "status": status,
-        "version": state.version,
-        "winners": list(state.winners) if state.winners else None,
-    }
-
-
-def check_envelope(document: dict[str, Any], expected: dict[str, Any]) -> None:
-    """The `game` object summarises the events: each of its fields that is present must say
-    what they say (`game_mismatch`, naming the fields), in the same JSON types. `id`,
-    `created_at` (kept by the import) and `seeded` (the original's) are not in the events."""
-    game = game_envelope(document)
-    if isinstance(game.get("options"), dict):  # an older game's: without the options of since
-        game = {**game, "options": {**Options().to_data(), **game["options"]}}
-    wrong = {
-        f"game.{key}": [f"The events say {json.dumps(value)}."]
-        for key, value in expected.items()
-        if key in game and not _same_json(game[key], value)
-    }
-    if wrong:
-        raise field_problem(None, "game_mismatch", wrong)
-
-
-def _same_json(found: Any, expected: Any) -> bool:
-    """Equal as JSON: `true` is not `1`, nor `1.0` 1 (Python's `==` says they are)."""
-    return json.dumps(found, sort_keys=True) == json.dumps(expected, sort_keys=True)
-
-
 #: The earliest creation time an import keeps (the service did not exist before).
 EARLIEST_CREATED_AT = datetime(2000, 1, 1, tzinfo=UTC)
 
 
-def original_created_at(document: dict[str, Any]) -> datetime | None:
+def original_created_at(game: dict[str, Any]) -> datetime | None:
     """When the exported game was created (`game.created_at`), in UTC, which its import keeps;
     None when the document does not say. Refused unless an ISO 8601 time with its offset,
     from 2000 on and not in the future."""
-    raw = game_envelope(document).get("created_at")
+    raw = game.get("created_at")
     if raw is None:
         return None
     moment = _aware_time(raw)
@@ -208,17 +120,6 @@ def _aware_time(raw: Any) -> datetime | None:
         return None if moment is None or moment.tzinfo is None else moment.astimezone(UTC)
     except (ValueError, OverflowError):  # a month 13, an offset of 99 hours, year 1 at +14:00
         return None
-
-
-def audit_events(raw_events: list[Any]) -> tuple[list[Event], GameState]:
-    """Parse stored or imported events (numbered 1, 2, 3...) and replay them through the
-    engine's auditor: the events and the state they lead to, or `invalid_history`."""
-    events = [parse_event(position, raw) for position, raw in enumerate(raw_events, start=1)]
-    try:
-        state = verify_log(events)
-    except InvalidLog as error:
-        raise InvalidHistory(error.sequence, error.code, error.message) from None
-    return events, state
 
 
 def parse_event(position: int, raw: Any) -> Event:
@@ -351,3 +252,14 @@ def _plain_value(value: Any, *, boolean: bool) -> bool:
     if isinstance(value, list):
         return all(_plain_value(item, boolean=False) for item in value)
     return value is None or isinstance(value, int | str | dict)
+
+
+def audited_history(document: Any) -> AuditedHistory:
+    """A history document's events, parsed and audited by the rules, its `game` object
+    checked against them, and its game's creation time: what an import stores."""
+    raw_events = history_events(document)
+    events = [parse_event(position, raw) for position, raw in enumerate(raw_events, start=1)]
+    state = audit_events(events)
+    game = game_envelope(document)
+    check_envelope(game, expected_envelope(events, state, STATUS_OF_PHASE[state.phase]))
+    return AuditedHistory(events, state, original_created_at(game))

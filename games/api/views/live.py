@@ -11,18 +11,19 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from .. import services, streams
-from ..api.headers import last_event_id, seat_credential
-from ..api.renderers import JSONRenderer
-from ..api.sending import bound_sends
-from ..api.sse import EVENT_STREAM, EventStreamRenderer
-from ..auth import SeatCredential
-from ..inputs import StreamQuerySerializer
-from ..live import STREAM, Place, hub, release_connections
-from ..models import Game
-from ..schema import GAME_ID, RETRY_AFTER, SEAT_OR_SPECTATOR, problems, whole_number
-from ..shapes import StreamFrameSerializer
-from .common import client_address
+from games import core
+from games.api.headers import last_event_id, seat_credential
+from games.api.inputs import StreamQuerySerializer
+from games.api.renderers import EventStreamRenderer, JSONRenderer
+from games.api.schema import GAME_ID, RETRY_AFTER, SEAT_OR_SPECTATOR, problems, whole_number
+from games.api.shapes import StreamFrameSerializer
+from games.api.views.common import client_address
+from games.core.tokens import SeatCredential
+from games.live import streams
+from games.live.fanout import STREAM, Place, hub, release_connections
+from games.live.sending import bound_sends
+from games.live.sse import EVENT_STREAM
+from games.models import Game
 
 _FRAMES = """\
 One frame per event of the log, in order, each exactly as `GET /api/v1/games/{id}/events` \
@@ -104,7 +105,7 @@ class StreamView(APIView):
     )
     def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
         credential = seat_credential(request)
-        game, seat = services.game_and_seat(game_id, credential, required=False)
+        game, seat = core.game_and_seat(game_id, credential, required=False)
         after = _start(request)
         viewer = _viewer(game, seat, credential)
         place = hub.reserve(STREAM, client_address(request))
@@ -123,7 +124,7 @@ def _viewer(game: Game, seat: int | None, credential: SeatCredential | None) -> 
     changes)."""
     if seat is None or credential is None:
         return streams.Viewer()
-    return streams.Viewer(seat, services.seat_binding(game.id, seat, credential))
+    return streams.Viewer(seat, core.seat_binding(game.id, seat, credential))
 
 
 class Holding:

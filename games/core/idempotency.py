@@ -30,15 +30,16 @@ from typing import Any, TypeVar
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .api.renderers import render_json
-from .auth import hash_token, new_token
-from .errors import (
+from games.core.errors import (
     ConcurrentUpdate,
     IdempotencyKeyInUse,
     IdempotencyKeyReused,
     IdempotencyKeySpent,
 )
-from .models import GameEvent, IdempotentResponse, Seat
+from games.core.resources import render_json
+from games.core.tokens import hash_token, new_token
+from games.models import GameEvent, IdempotentResponse, Seat
+from games.store.errors import is_unique_violation
 
 T = TypeVar("T")
 
@@ -123,9 +124,7 @@ def run(
 
 
 def _is_key_collision(error: IntegrityError) -> bool:
-    from .services import _is_unique_violation  # services import this module
-
-    return _is_unique_violation(error)
+    return is_unique_violation(error)
 
 
 def earlier_answer(

@@ -1,0 +1,78 @@
+"""The use cases over the log: what the entrypoints (the API, the pages, the commands, the
+workers) may call. No DRF, no drf-spectacular, no push: a committed append is announced with
+`signals.game_moved`.
+
+Its rooms: reading a game and its seats (`reading`), the state at a version (`states`), the
+one append (`append`), the lobby (`lobby`), turns (`turns`), the service's own moves
+(`service_moves`), histories (`history`), idempotent answers (`idempotency`), seat tokens
+(`tokens`), what a viewer is shown (`resources`), errors, names, bots and the clock.
+"""
+
+from games.core.append import append_events
+from games.core.history import AuditedHistory, export_history, import_history
+from games.core.lobby import (
+    create_game,
+    is_stale,
+    join_game,
+    leave_seat,
+    listed_games,
+    own_seat,
+    rotate_token,
+)
+from games.core.reading import (
+    SeatBinding,
+    game_and_seat,
+    game_uuid,
+    get_game,
+    replay_data,
+    seat_binding,
+    seat_bindings,
+)
+from games.core.service_moves import expire_turn, play_bots, sweep
+from games.core.states import (
+    STATUS_OF_PHASE,
+    checkpoint_every,
+    game_state,
+    seat_state,
+    snapshot_text,
+    state_at,
+)
+from games.core.turns import ActionResult, action_fingerprint, perform_action
+from games.store.log import StoredEvent, engine_events
+from games.store.log import events as logged_events
+
+__all__ = [
+    "STATUS_OF_PHASE",
+    "ActionResult",
+    "AuditedHistory",
+    "SeatBinding",
+    "StoredEvent",
+    "action_fingerprint",
+    "append_events",
+    "checkpoint_every",
+    "create_game",
+    "engine_events",
+    "expire_turn",
+    "export_history",
+    "game_and_seat",
+    "game_state",
+    "game_uuid",
+    "get_game",
+    "import_history",
+    "is_stale",
+    "join_game",
+    "leave_seat",
+    "listed_games",
+    "logged_events",
+    "own_seat",
+    "perform_action",
+    "play_bots",
+    "replay_data",
+    "rotate_token",
+    "seat_binding",
+    "seat_bindings",
+    "seat_state",
+    "snapshot_text",
+    "state_at",
+    "sweep",
+]

@@ -1,0 +1,179 @@
+"""A seat's turn action: loaded (from this process's memory of warm games when it has the
+game), decided by the rules and appended in one write that checks the seat's token.
+"""
+
+from __future__ import annotations
+
+import uuid
+from contextlib import nullcontext
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from engine import (
+    GameState,
+    SeededShuffler,
+    TurnAction,
+    act,
+)
+from engine.errors import RuleError
+from games import store
+from games.core import clock, idempotency
+from games.core.append import VersionMoved, append_events, optimistic
+from games.core.errors import (
+    VersionMismatch,
+)
+from games.core.reading import game_and_seat, game_uuid, refuse_if_played_by_bot
+from games.core.resources import game_data
+from games.core.states import game_state, update_memory
+from games.core.tokens import SeatCredential
+from games.models import Game
+from games.store.warm import WARM
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    """A seat's new view: as data, or rendered (an answer stored for an Idempotency-Key,
+    served byte for byte)."""
+
+    game: Game
+    seat: int
+    version: int
+    body: dict[str, Any] | bytes
+    replayed: bool = False
+
+
+def action_fingerprint(action: dict[str, Any]) -> str:
+    """What tells a retried action from another under the same Idempotency-Key: its kind and
+    position, whether it was sent to its typed path or to `/actions`."""
+    rest = {name: value for name, value in action.items() if name != "action"}
+    return idempotency.fingerprint(action["action"], rest)
+
+
+def perform_action(
+    game_id: object,
+    credential: SeatCredential | None,
+    action: TurnAction,
+    *,
+    expected_versions: frozenset[int] | None = None,
+    idempotency_key: str | None = None,
+    fingerprint: str = "",
+) -> ActionResult:
+    """Apply one turn action for the credential's seat; answer that seat's new view.
+
+    `expected_versions` (If-Match) refuses with 412 unless the game is at one of them.
+    `idempotency_key` returns the first answer for a retried identical request (`fingerprint`,
+    the action's `action_fingerprint`, tells an identical one). Each attempt loads the game
+    (`load`), then decides and appends (`decide_and_append`); the retry loop (`optimistic`)
+    starts again from a fresh load when another write landed first.
+    """
+    request = SeatAction(
+        game_uuid(game_id), credential, action, expected_versions, idempotency_key, fingerprint
+    )
+    return optimistic(partial(_attempt_action, request), request.game_id)
+
+
+@dataclass(frozen=True)
+class SeatAction:
+    """A seat's action as it was asked for: what each attempt of `perform_action` decides."""
+
+    game_id: uuid.UUID
+    credential: SeatCredential | None
+    action: TurnAction
+    expected_versions: frozenset[int] | None
+    idempotency_key: str | None
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The acting seat's game and the state it is at: read from the database, or (`warm`)
+    from this process's memory of the game (`games.warm`), which may be out of date."""
+
+    game: Game
+    seat: int
+    state: GameState
+    warm: bool
+
+
+def _attempt_action(request: SeatAction, tries: int) -> ActionResult:
+    """One attempt: the first from memory when it has the game (a keyed request reads its
+    record anyway), then from fresh reads. Decided on memory, only a landed write counts:
+    any refusal is forgotten and decided again on a fresh read (`VersionMoved`)."""
+    loaded = load(request, warm=tries == 0 and request.idempotency_key is None)
+    try:
+        return decide_and_append(request, loaded)
+    except (RuleError, VersionMismatch, VersionMoved):
+        if not loaded.warm:
+            raise
+        update_memory(loaded.game, loaded.seat, request.credential, None)
+        raise VersionMoved() from None
+
+
+def load(request: SeatAction, *, warm: bool) -> Loaded:
+    """The acting seat's game and state: from memory if `warm` and it has them, else read
+    (404 for no such game, 401 for a token of no seat of it)."""
+    if warm and request.credential is not None:
+        found = WARM.get(request.game_id, request.credential.token_hash)
+        if found is not None and not clock.is_overdue(found[0].turn_deadline):
+            return Loaded(*found, warm=True)
+    game, seat = game_and_seat(request.game_id, request.credential, required=True, for_write=True)
+    assert seat is not None
+    return Loaded(game, seat, game_state(game), warm=False)
+
+
+def decide_and_append(request: SeatAction, loaded: Loaded) -> ActionResult:
+    """The stored answer to a retried keyed request; else the action decided on the loaded
+    state and appended in one write that also checks the seat's token (with the answer
+    stored for its key, both or neither), and remembered for the seat's next action."""
+    keyed = _keyed(request, loaded)
+    earlier = None if keyed is None else idempotency.earlier_answer(keyed)
+    if earlier is not None:
+        version = earlier.version or 0
+        return ActionResult(loaded.game, loaded.seat, version, earlier.body, replayed=True)
+    _check_version(request.expected_versions, loaded.game)
+    game, seat, before = loaded.game, loaded.seat, loaded.state
+    refuse_if_played_by_bot(before, seat)
+    assert request.credential is not None  # `load` found the seat of its token
+    events, after = act(before, seat, request.action, SeededShuffler(game.seed))
+    with nullcontext() if keyed is None else store.atomic(savepoint=False):
+        append_events(game, before, events, after, seat_token=(seat, request.credential.token_hash))
+        body = _answer(keyed, game, after, seat)
+    update_memory(game, seat, request.credential, after)
+    return ActionResult(game, seat, after.version, body)
+
+
+def _keyed(request: SeatAction, loaded: Loaded) -> idempotency.Idempotency | None:
+    """The request's Idempotency-Key in the acting seat's scope (None without a key)."""
+    if request.idempotency_key is None:
+        return None
+    scope = idempotency.seat_scope(loaded.game.id, loaded.seat)
+    return idempotency.Idempotency(scope, request.idempotency_key, request.fingerprint)
+
+
+def _check_version(expected: frozenset[int] | None, game: Game) -> None:
+    """412 `version_mismatch` unless If-Match named the game's version (None: no condition;
+    weak tags are no names, as they never match)."""
+    if expected is not None and game.version not in expected:
+        raise VersionMismatch(game.version, _mismatch_detail(expected, game.version))
+
+
+def _mismatch_detail(expected: frozenset[int], version: int) -> str:
+    if not expected:  # only weak tags: a client comparing weakly needs telling why
+        return (
+            f'A weak tag (W/"...") never matches in If-Match; the game is at version {version}: '
+            f'send its ETag as it came, "{version}".'
+        )
+    named = ", ".join(str(number) for number in sorted(expected))
+    return f"The game is at version {version}, not {named}."
+
+
+def _answer(
+    keyed: idempotency.Idempotency | None, game: Game, after: GameState, seat: int
+) -> dict[str, Any] | bytes:
+    """The seat's new view; with a key, stored (in the caller's transaction) and rendered."""
+    body = game_data(game, after, seat)
+    if keyed is None:
+        return body
+    answer = idempotency.Answer(200, body, after.version, game.id)
+    return idempotency.store(keyed, answer).body
