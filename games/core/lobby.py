@@ -16,7 +16,6 @@ from engine import (
     Join,
     Leave,
     Options,
-    SeededShuffler,
     act,
     replay,
 )
@@ -30,7 +29,7 @@ from games.core.errors import (
     InvalidToken,
 )
 from games.core.reading import game_and_seat, game_uuid, get_game, refuse_if_played_by_bot
-from games.core.states import game_state
+from games.core.states import game_state, shuffler_of
 from games.core.tokens import SeatCredential, hash_token, new_token
 from games.models import Game, Seat, Status
 
@@ -70,7 +69,7 @@ def join_game(game_id: object, name: str, bot: str | None = None) -> Joined:
     def attempt(_: int) -> Joined:
         game = get_game(game_id)
         before = game_state(game)
-        events, after = act(before, None, Join(name, bot), SeededShuffler(game.seed))
+        events, after = act(before, None, Join(name, bot), shuffler_of(game))
         seat = events[0].seat  # type: ignore[union-attr]
         token = None if bot is not None else new_token()
         token_hash = None if token is None else hash_token(token)

@@ -14,7 +14,6 @@ from django.db.models import Q
 from engine import (
     Action,
     GameState,
-    SeededShuffler,
     StopPlay,
     act,
 )
@@ -25,7 +24,7 @@ from games.core.append import VersionMoved, append_events, optimistic
 from games.core.errors import (
     ConcurrentUpdate,
 )
-from games.core.states import game_state
+from games.core.states import game_state, shuffler_of
 from games.models import Game, Status
 from games.store import log
 
@@ -49,7 +48,7 @@ def play_bots(game_id: uuid.UUID, version: int) -> int:
         move = service_move(state, choose)
         if move is None:
             return moves
-        events, after = act(state, *move, SeededShuffler(game.seed))
+        events, after = act(state, *move, shuffler_of(game))
         try:
             append_events(game, state, events, after, bots_continue=moves + 1 < BOT_MOVES_PER_JOB)
         except VersionMoved:
@@ -87,7 +86,7 @@ def expire_turn(game_id: uuid.UUID, turn: int | None = None) -> bool:
             return False
         played = log.engine_events(game, 0, before.version)  # extended as the moves are made
         chooser = bots.chooser(str(game.id), game.seats, played)
-        shuffler = SeededShuffler(game.seed)
+        shuffler = shuffler_of(game)
         events, after = time_out(before, chooser, shuffler, bots.REPLACEMENT, played)
         if not events:
             return False

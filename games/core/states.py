@@ -13,6 +13,7 @@ from engine import (
     EMPTY,
     Event,
     GameState,
+    SeededShuffler,
     replay,
 )
 from engine import state as engine_state
@@ -157,3 +158,9 @@ def update_memory(
         WARM.forget(game.id)
     else:
         WARM.remember(game, state, credential.token_hash, seat)
+
+
+def shuffler_of(game: Game) -> SeededShuffler:
+    """The shuffles of `game`, from its secret seed: every deal and reshuffle the service
+    makes for it (joins, actions, its own moves) comes from here."""
+    return SeededShuffler(game.seed)

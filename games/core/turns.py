@@ -12,7 +12,6 @@ from typing import Any
 
 from engine import (
     GameState,
-    SeededShuffler,
     TurnAction,
     act,
 )
@@ -25,7 +24,7 @@ from games.core.errors import (
 )
 from games.core.reading import game_and_seat, game_uuid, refuse_if_played_by_bot
 from games.core.resources import game_data
-from games.core.states import game_state, update_memory
+from games.core.states import game_state, shuffler_of, update_memory
 from games.core.tokens import SeatCredential
 from games.models import Game
 from games.store.warm import WARM
@@ -135,7 +134,7 @@ def decide_and_append(request: SeatAction, loaded: Loaded) -> ActionResult:
     game, seat, before = loaded.game, loaded.seat, loaded.state
     refuse_if_played_by_bot(before, seat)
     assert request.credential is not None  # `load` found the seat of its token
-    events, after = act(before, seat, request.action, SeededShuffler(game.seed))
+    events, after = act(before, seat, request.action, shuffler_of(game))
     with nullcontext() if keyed is None else store.atomic(savepoint=False):
         append_events(game, before, events, after, seat_token=(seat, request.credential.token_hash))
         body = _answer(keyed, game, after, seat)

@@ -15,10 +15,10 @@ from engine import act as engine_act
 from engine import create_game as engine_create
 from engine.audit import verify_log
 from engine.autoplay import bot_seats_to_act
+from games import tasks
 from games.core import bots
-from games.store import log
-from games import core
 from games.models import Game, Seat
+from games.store import log
 
 from .bots_support import run_jobs, seat_bot
 from .support import (
@@ -224,7 +224,7 @@ def test_the_bots_job_is_queued_in_the_transaction_of_the_move(
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("the queue is down")
 
-    monkeypatch.setattr(core.tasks, "schedule", broken)
+    monkeypatch.setattr(tasks, "schedule", broken)
     api.raise_request_exception = False
     response = api.post(
         f"{GAMES}/{game_id}/actions/reveal",

@@ -13,9 +13,9 @@ from django_tasks_db.models import DBTaskResult
 from rest_framework.test import APIClient
 
 from engine.audit import verify_log
-from games.store import log
-from games import core
+from games import core, tasks
 from games.models import Game
+from games.store import log
 
 from .bots_support import Clock, run_jobs, seat_bot
 from .support import GAMES, act, assert_problem, create_game, get_view, join
@@ -204,7 +204,7 @@ def test_a_duplicate_or_late_job_changes_nothing(
     game = Game.objects.get(pk=game_id)
     turn = core.game_state(game).turn
     for _ in range(2):  # the same turn's job, twice
-        core.tasks.expire_turn.using(run_after=game.turn_deadline).enqueue(game_id, turn)
+        tasks.expire_turn.using(run_after=game.turn_deadline).enqueue(game_id, turn)
     clock.advance(31)
     assert run_jobs() == 3
     assert types(game_id).count("TurnTimedOut") == 2  # each seat's setup, once

@@ -50,7 +50,7 @@ from engine import act as engine_act
 from engine import create_game as create_engine_game
 from engine.cards import CELLS
 from engine.state import DECK, PLAYING, SETUP
-from games import core
+from games.core import states
 from games.models import Game, GameEvent
 
 from .support import (
@@ -90,7 +90,7 @@ def decks(monkeypatch: pytest.MonkeyPatch) -> dict[int, tuple[int, ...]]:
         deck = registered.get(seed)
         return SeededShuffler(seed) if deck is None else rigged(deck)
 
-    monkeypatch.setattr(services, "SeededShuffler", shuffler)
+    monkeypatch.setattr(states, "SeededShuffler", shuffler)
     return registered
 
 

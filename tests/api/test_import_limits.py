@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from games.models import Game, Seat
 from games.core.names import is_valid_name, normalized_name
+from games.models import Game, Seat
 from tests.api.import_support import IMPORT, waiting_history
 from tests.api.support import GAMES, assert_problem, create_game, finished_game
 

@@ -13,8 +13,8 @@ from engine.audit import verify_log
 from engine.autoplay import time_out
 from engine.events import Event, SeatAbandoned, SeatLeft
 from engine.simulate import chooser_from_view
-from games.store import log
 from games.models import Game, Seat
+from games.store import log
 
 from .bots_support import Clock, leave, run_jobs
 from .history_support import document_of

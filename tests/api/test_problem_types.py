@@ -13,8 +13,8 @@ import yaml
 from rest_framework.test import APIClient
 
 from engine import ALL_RULE_ERRORS
-from games.core import errors
 from games.api.problems import PROBLEM_TYPES
+from games.core import errors
 
 from .support import assert_problem, bearer, create_game, game_url, start_game
 

@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 
 from engine.audit import verify_log
 from engine.events import END_SCORE, ROUND_LIMIT, GameEnded, RoundDealt
-from games.store import log
 from games.models import Game
+from games.store import log
 
 from .bots_support import leave, run_jobs, seat_bot
 from .support import GAMES, create_game, get_view, join

@@ -15,8 +15,8 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from engine import GreedyPlayer, RandomPlayer
-from games.core import tokens
 from games import store
+from games.core import tokens as seat_tokens
 from games.core.tokens import hash_token
 from games.models import Game, GameEvent, Seat
 
@@ -58,13 +58,13 @@ def test_tokens_are_256_random_bits_from_secrets(
     api: APIClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     asked: list[int] = []
-    real = tokens.secrets.token_urlsafe
+    real = seat_tokens.secrets.token_urlsafe
 
     def spy(nbytes: int) -> str:
         asked.append(nbytes)
         return real(nbytes)
 
-    monkeypatch.setattr(tokens.secrets, "token_urlsafe", spy)
+    monkeypatch.setattr(seat_tokens.secrets, "token_urlsafe", spy)
     game_id, tokens = start_game(api, 8)
     assert asked == [32] * 8  # bytes: 256 bits (at least 128 are required)
     for token in tokens:

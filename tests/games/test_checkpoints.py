@@ -12,9 +12,9 @@ from rest_framework.test import APIClient
 
 from engine import Event, replay
 from engine.snapshot import state_to_data
-from games.store import log
 from games import core
 from games.models import Game, GameCheckpoint
+from games.store import log
 from loadtest.management.commands.bench_replay import Bench, build_game
 from tests.api.history_support import engine_history
 from tests.api.support import GAMES

@@ -15,9 +15,9 @@ from rest_framework.test import APIClient
 from engine import GreedyPlayer, replay
 from engine.audit import verify_log
 from engine.snapshot import SNAPSHOT_FORMAT, state_from_data
-from games.store import log
 from games import core
 from games.models import Game
+from games.store import log
 from loadtest.management.commands.bench_replay import BenchGame, build_game
 from tests.api.history_support import drive_over_http
 from tests.api.support import (

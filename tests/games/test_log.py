@@ -12,8 +12,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from engine import event_from_data, event_to_data
-from games.store import log
 from games.models import Game, GameEvent
+from games.store import log
 from tests.api.support import finished_game
 
 pytestmark = pytest.mark.django_db

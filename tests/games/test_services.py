@@ -12,10 +12,12 @@ from django.db import OperationalError, connection
 from rest_framework.test import APIClient
 
 from engine import Reveal, replay, view
-from games.store import log
 from games import core, store
+from games.core import turns
 from games.core.tokens import SeatCredential
 from games.models import Game, GameEvent, IdempotentResponse, Seat
+from games.store import log
+from games.store.errors import is_contention
 from tests.api.support import (
     GAMES,
     act,
@@ -80,7 +82,7 @@ def fail_after_append(monkeypatch: pytest.MonkeyPatch) -> None:
         original(*args, **kwargs)
         raise Injected("after the append")
 
-    monkeypatch.setattr(services, "append_events", append)
+    monkeypatch.setattr(turns, "append_events", append)
 
 
 @pytest.mark.parametrize("inject", [fail_on_the_last_event, fail_after_append])
@@ -163,7 +165,7 @@ def test_an_event_already_at_the_next_sequence_is_a_conflict(
     game = Game.objects.get(pk=game_id)
     original = core.game_state
     monkeypatch.setattr(
-        services,
+        turns,
         "game_state",
         lambda game, at=None: original(game, game.version if at is None else at),
     )
@@ -188,7 +190,7 @@ def test_a_game_moved_on_behind_the_reader_is_a_conflict(
         Game.objects.filter(pk=game.pk).update(version=game.version + 1)  # another writer
         return state
 
-    monkeypatch.setattr(services, "game_state", stale_read)
+    monkeypatch.setattr(turns, "game_state", stale_read)
     events = GameEvent.objects.filter(game_id=game_id).count()
     response = send(api, game_id, tokens[0], {"action": "reveal", "column": 0, "row": 0})
     assert_problem(response, 409, "concurrent_update")
@@ -231,10 +233,10 @@ def test_postgresql_lock_failures_are_contention() -> None:
     for sqlstate in ("40001", "40P01", "55P03"):
         error = OperationalError("could not serialize access")
         error.__cause__ = DriverError(sqlstate)
-        assert core._is_contention(error)
+        assert is_contention(error)
     other = OperationalError("connection refused")
     other.__cause__ = DriverError("08006")
-    assert not core._is_contention(other)
+    assert not is_contention(other)
 
 
 def test_other_database_errors_are_not_hidden(
@@ -300,7 +302,7 @@ def test_a_write_that_lost_a_race_decides_again_on_the_new_state(
             core.perform_action(game_id, SeatCredential(tokens[1]), Reveal(2, 2))
         return state
 
-    monkeypatch.setattr(services, "game_state", racing_read)
+    monkeypatch.setattr(turns, "game_state", racing_read)
     answer = act(api, game_id, tokens[0], {"action": "reveal", "column": 0, "row": 0})
     start = reads[0]
     assert reads == [start, start, start + 1]  # read, the racer's read, read again
@@ -335,7 +337,7 @@ def test_only_a_write_that_lost_a_race_waits_for_the_games_lock(
         locked.append(str(game))
         original_lock(game)
 
-    monkeypatch.setattr(services, "game_state", racing_read)
+    monkeypatch.setattr(turns, "game_state", racing_read)
     monkeypatch.setattr(store, "lock_game", lock)
     act(api, game_id, tokens[0], {"action": "reveal", "column": 0, "row": 0})
     start = reads[0][0]

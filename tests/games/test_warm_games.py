@@ -11,6 +11,7 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from engine import EMPTY
 from games import core
 from games.core.tokens import hash_token
 from games.models import Game, GameEvent
@@ -107,7 +108,7 @@ def test_if_match_of_a_version_seen_elsewhere_is_not_refused(api: APIClient) -> 
 def test_the_memory_forgets_the_least_recently_used_games() -> None:
     memory = WarmGames(capacity=2)
     games = [Game(id=uuid.uuid4(), seats=2, options={}, seed=1, version=0) for _ in range(3)]
-    state = core.EMPTY
+    state = EMPTY
     for game in games:
         memory.remember(game, state, "hash", 0)
     assert memory.get(games[0].id, "hash") is None

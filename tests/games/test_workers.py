@@ -29,9 +29,9 @@ from django_tasks_db.models import DBTaskResult
 from httpx_sse import connect_sse
 
 from engine.audit import verify_log
-from games.store import log
 from games import core, tasks
 from games.models import Game
+from games.store import log
 from loadtest.server import ROOT, free_port, server_environment, stop, wait_until_ready
 from tests.production.support import database_url
 

@@ -15,9 +15,9 @@ from django.db import connection, connections
 from rest_framework.test import APIClient
 
 from engine import replay
-from games.store import log
 from games import core
 from games.models import Game, GameEvent
+from games.store import log
 
 
 def database_url(settings_dict: dict[str, Any]) -> str:
