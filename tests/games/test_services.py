@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from engine import Reveal, replay, view
 from games import core, store
-from games.core import turns
+from games.core import lobby, turns
 from games.core.tokens import SeatCredential
 from games.models import Game, GameEvent, IdempotentResponse, Seat
 from games.store import log
@@ -82,7 +82,8 @@ def fail_after_append(monkeypatch: pytest.MonkeyPatch) -> None:
         original(*args, **kwargs)
         raise Injected("after the append")
 
-    monkeypatch.setattr(turns, "append_events", append)
+    for use_case in (turns, lobby):  # an action's append, a join's
+        monkeypatch.setattr(use_case, "append_events", append)
 
 
 @pytest.mark.parametrize("inject", [fail_on_the_last_event, fail_after_append])
