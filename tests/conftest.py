@@ -7,6 +7,7 @@ Helpers that drive games over HTTP are in `tests/api/support.py`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
@@ -59,8 +60,31 @@ def rates(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     return rates
 
 
-#: Test folders whose every test starts real processes (servers, generators, npm, a browser).
-SERVER_FOLDERS = {"production", "clients", "live", "web"}
+#: This folder: the folders below are named by their path relative to it.
+TESTS = Path(__file__).resolve().parent
+#: Test folders whose every test starts real processes (servers, generators, npm, a browser),
+#: with the folders nested in them too, unless `IN_PROCESS_FOLDERS` takes one back.
+SERVER_FOLDERS = {"production", "clients", "live", "web/browser"}
+#: Folders inside a server folder whose tests run in this process alone (tests/web/pages needs
+#: no entry: tests/web is no server folder).
+IN_PROCESS_FOLDERS = {"live/inprocess"}
+
+
+def in_server_folder(path: Path) -> bool:
+    """Whether the test file at `path` is in a server folder: its deepest folder listed in
+    `SERVER_FOLDERS` or `IN_PROCESS_FOLDERS` decides, so that a room's in-process tests can
+    sit beside the ones that need servers."""
+    try:
+        parts = path.parent.relative_to(TESTS).parts
+    except ValueError:  # not under tests/
+        return False
+    for depth in range(len(parts), 0, -1):
+        folder = "/".join(parts[:depth])
+        if folder in IN_PROCESS_FOLDERS:
+            return False
+        if folder in SERVER_FOLDERS:
+            return True
+    return False
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -68,7 +92,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     `make test-fast` (`-m "not server and not slow"`) leaves them out without a list to keep."""
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
-        if "live_server" in fixtures or item.path.parent.name in SERVER_FOLDERS:
+        if "live_server" in fixtures or in_server_folder(item.path):
             item.add_marker(pytest.mark.server)
 
 

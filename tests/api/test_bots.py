@@ -1,6 +1,6 @@
 """Bot seats (R13): seating bots, the list of strategies, bots playing whole games at every
 table size beside persons or alone, and the histories they leave. Jobs run in this process
-(`run_jobs`, as a worker runs them); tests/games/test_workers.py runs real workers."""
+(`run_jobs`, as a worker runs them); tests/production/test_workers.py runs real workers."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ after the failing writer let go (SQLite shows no waiters, so there the order is 
 
 The failing action carries an Idempotency-Key, so its write is a transaction of two steps (the
 append, then the stored answer) and the failure comes between them. (Without a key, an append
-on PostgreSQL is one statement: there is no "between" to stop at. tests/games/test_services.py
+on PostgreSQL is one statement: there is no "between" to stop at. tests/core/test_services.py
 fails the append itself, and injects these failures inside a test transaction.)
 """
 

@@ -1,7 +1,7 @@
 """The management commands the README and docs/ document, run as a user runs them: `python manage.py
 ...` in a subprocess, on a database of its own that holds games.
 
-`call_command` (tests/games/test_commands.py) skips what `manage.py` does first, the system
+`call_command` (tests/commands/test_commands.py) skips what `manage.py` does first, the system
 checks among them: a command that broke them (one defining a method `check`) passed every
 in-process test and crashed from the shell.
 """

@@ -1,6 +1,6 @@
 """The web pages without a browser (Django's test client): they go through the API's use
 cases, keep a browser's seat token in the server-side session, check CSRF on every POST, and
-leave the API cookie-free. (tests/web drives them in a real browser.)"""
+leave the API cookie-free. (tests/web/browser drives them in a real browser.)"""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from django.test import Client
 
 from games.models import Game
 
-from .test_web_pages import create, join, move, seated_pair
+from .test_pages import create, join, move, seated_pair
 
 pytestmark = pytest.mark.django_db
 
