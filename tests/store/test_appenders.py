@@ -25,8 +25,9 @@ from django.db import IntegrityError, connection, connections
 from django.utils import timezone
 
 from games import store
-from games.auth import hash_token
+from games.core.tokens import hash_token
 from games.models import Game, GameCheckpoint, GameEvent
+from games.store import sql
 
 from .test_store import LONG, TOKEN, events, new_game, summary
 
@@ -79,7 +80,7 @@ class AppenderContract:
     ORM would write them; from a stale version or a rotated token, or failing part-way, it
     writes nothing at all."""
 
-    #: The database vendor whose appender the class tests, and that appender's name in store.
+    #: The database vendor whose appender the class tests, and its name in games.store.sql.
     vendor: ClassVar[str]
     appender: ClassVar[str]
 
@@ -87,15 +88,15 @@ class AppenderContract:
     def through_this_appender(self, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         """The store picks this class's appender for its vendor, and every test's appends run
         it (counted by a wrapper that calls it unchanged)."""
-        real: Callable[..., bool] = getattr(store, self.appender)
-        assert store._APPENDERS[self.vendor] is real
+        real: Callable[..., bool] = getattr(sql, self.appender)
+        assert sql._APPENDERS[self.vendor] is real
         calls: list[int] = []
 
         def counted(job: Any) -> bool:
             calls.append(len(job.events))
             return real(job)
 
-        monkeypatch.setitem(store._APPENDERS, self.vendor, counted)
+        monkeypatch.setitem(sql._APPENDERS, self.vendor, counted)
         yield
         assert calls, f"no append ran {self.appender}"
 
