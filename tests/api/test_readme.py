@@ -1,9 +1,17 @@
-"""The README's curl walkthrough, run as written against a live server.
+"""The documentation's examples, run as written against a live server.
 
-The shell block under "A game with curl" is extracted from README.md and run by bash with
+README.md: the shell block under "A game with curl" is extracted and run by bash with
 `set -euo pipefail`; its `curl --fail-with-body` stops it at the first problem response. So the
 README cannot drift from the service: a renamed field, a refused action or a wrong turn fails
 here. It is run with seeds where either seat starts, since the walkthrough asks whose turn it is.
+The `curl -N` block under "Live: the stream" runs on a finished game.
+
+docs/CLIENTS.md: the stream bot under "A bot on the stream" plays a game to its end.
+docs/RULES.md: the bots and clock block under "R13 through the API" runs after the
+walkthrough's helpers.
+
+tests/games/test_docs.py checks, without a server, that each of these blocks is where this
+module looks for it.
 """
 
 from __future__ import annotations
@@ -22,23 +30,30 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_API = "API=http://127.0.0.1:8000/api/v1"
 
+#: Where each executed example lives: (file, the heading it follows).
+WALKTHROUGH = ("README.md", "## A game with curl")
+STREAM_COMMANDS = ("README.md", "## Live: the stream")
+STREAM_BOT = ("docs/CLIENTS.md", "## A bot on the stream")
+BOTS_AND_CLOCK = ("docs/RULES.md", "### R13 through the API")
+
 pytestmark = [
     pytest.mark.server,
     pytest.mark.skipif(shutil.which("curl") is None, reason="the walkthrough needs curl"),
 ]
 
 
-def readme_block(heading: str) -> str:
-    """The first ```sh block after `heading` in README.md."""
-    text = (ROOT / "README.md").read_text()
+def doc_block(where: tuple[str, str], language: str = "sh") -> str:
+    """The first ```<language> block after the heading `where[1]` in the file `where[0]`."""
+    path, heading = where
+    text = (ROOT / path).read_text()
     section = text[text.index(heading) :]
-    match = re.search(r"```sh\n(.*?)```", section, re.DOTALL)
-    assert match is not None, f"no shell block under {heading!r}"
+    match = re.search(rf"```{language}\n(.*?)```", section, re.DOTALL)
+    assert match is not None, f"no {language} block under {heading!r} in {path}"
     return match.group(1)
 
 
 def run_walkthrough(live_server: Any, seed: int | None) -> list[str]:
-    script = readme_block("## A game with curl")
+    script = doc_block(WALKTHROUGH)
     assert DEFAULT_API in script
     script = script.replace(DEFAULT_API, f"API={live_server.url}/api/v1")
     if seed is not None:
@@ -65,9 +80,7 @@ def test_the_curl_walkthrough_runs_as_written(live_server: Any, seed: int | None
 
 def test_the_walkthrough_stops_at_a_problem(live_server: Any) -> None:
     """The harness itself: an action out of turn makes the script fail, not pass silently."""
-    script = readme_block("## A game with curl").replace(
-        DEFAULT_API, f"API={live_server.url}/api/v1"
-    )
+    script = doc_block(WALKTHROUGH).replace(DEFAULT_API, f"API={live_server.url}/api/v1")
     script = script.replace(
         'if [ "$SEAT" = 0 ]; then ME=$ADA; else ME=$BOB; fi', 'ME=$ADA; [ "$SEAT" = 0 ] && ME=$BOB'
     )
@@ -76,15 +89,6 @@ def test_the_walkthrough_stops_at_a_problem(live_server: Any) -> None:
     )
     assert done.returncode != 0
     assert '"code":"not_your_turn"' in done.stderr.replace(" ", "")
-
-
-def readme_python(heading: str) -> str:
-    """The first ```python block after `heading` in README.md."""
-    text = (ROOT / "README.md").read_text()
-    section = text[text.index(heading) :]
-    match = re.search(r"```python\n(.*?)```", section, re.DOTALL)
-    assert match is not None, f"no Python block under {heading!r}"
-    return match.group(1)
 
 
 def _new_game(api: str, seats: int) -> tuple[str, list[str]]:
@@ -101,12 +105,12 @@ def _new_game(api: str, seats: int) -> tuple[str, list[str]]:
 
 @pytest.fixture
 def streamed_game(live_server: Any) -> str:
-    """A game played to its end by the README's stream bot, one thread per seat; its id."""
+    """A game played to its end by docs/CLIENTS.md's stream bot, one thread per seat; its id."""
     import threading
 
     api = f"{live_server.url}/api/v1"
     namespace: dict[str, Any] = {}
-    exec(readme_python("## Live: the stream"), namespace)
+    exec(doc_block(STREAM_BOT, "python"), namespace)
     game_id, tokens = _new_game(api, 2)
     players = [
         threading.Thread(target=namespace["play"], args=(api, game_id, token), daemon=True)
@@ -120,7 +124,7 @@ def streamed_game(live_server: Any) -> str:
     return game_id
 
 
-def test_the_readme_stream_bot_plays_a_game_to_its_end(
+def test_the_clients_stream_bot_plays_a_game_to_its_end(
     live_server: Any, streamed_game: str
 ) -> None:
     import httpx
@@ -131,7 +135,7 @@ def test_the_readme_stream_bot_plays_a_game_to_its_end(
 
 def test_the_readme_stream_commands_run_as_written(live_server: Any, streamed_game: str) -> None:
     """On a finished game the streams end by themselves after its last event."""
-    script = readme_block("## Live: the stream")
+    script = doc_block(STREAM_COMMANDS)
     preamble = f"API={live_server.url}/api/v1\nGAME={streamed_game}\n"
     done = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", preamble + script],
@@ -145,13 +149,13 @@ def test_the_readme_stream_commands_run_as_written(live_server: Any, streamed_ga
     assert feed["events"][0]["sequence"] == 13
 
 
-def test_the_readme_bots_block_runs_as_written(live_server: Any) -> None:
-    """The bots and clock example, after the walkthrough's helpers (`call`, `field`): a game
-    of a person and two bots, its first deadline a minute after the deal."""
-    walkthrough = readme_block("## A game with curl")
+def test_the_rules_bots_block_runs_as_written(live_server: Any) -> None:
+    """docs/RULES.md's bots and clock example (R13), after the walkthrough's helpers (`call`,
+    `field`): a game of a person and two bots, its first deadline a minute after the deal."""
+    walkthrough = doc_block(WALKTHROUGH)
     helpers = walkthrough[: walkthrough.index("# Create a 2-seat game")]
     helpers = helpers.replace(DEFAULT_API, f"API={live_server.url}/api/v1")
-    script = helpers + readme_block("## Bots, clocks and leaving")
+    script = helpers + doc_block(BOTS_AND_CLOCK)
     done = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True, timeout=60
     )

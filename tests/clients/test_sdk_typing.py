@@ -1,5 +1,5 @@
 """Code written against the generated Python SDK type-checks under `mypy --strict`: the
-README's SDK snippet as it stands, and a spectator's calls with a plain `Client`.
+SDK snippet of docs/CLIENTS.md as it stands, and a spectator's calls with a plain `Client`.
 
 mypy reads the generated package (the `python_client` fixture) through MYPYPATH and checks
 only the snippet, with its own empty configuration (the project's mypy settings are for the
@@ -32,11 +32,15 @@ def watch(client: Client, game_id: UUID) -> Seen:
 """
 
 
-def readme_sdk_snippet() -> str:
-    """The README's Python block that uses the generated SDK (whatever it says)."""
-    blocks = FENCED_PYTHON.findall((ROOT / "README.md").read_text(encoding="utf-8"))
+#: The document that shows the SDK snippet.
+CLIENTS = ROOT / "docs" / "CLIENTS.md"
+
+
+def clients_sdk_snippet() -> str:
+    """docs/CLIENTS.md's Python block that uses the generated SDK (whatever it says)."""
+    blocks = FENCED_PYTHON.findall(CLIENTS.read_text(encoding="utf-8"))
     snippets = [block for block in blocks if "skyjo_service_api_client" in block]
-    assert len(snippets) == 1, "expected one Python SDK snippet in README.md"
+    assert len(snippets) == 1, "expected one Python SDK snippet in docs/CLIENTS.md"
     return str(snippets[0])
 
 
@@ -62,10 +66,10 @@ def strict_mypy(source: str, python_client: ModuleType, workdir: Path) -> str:
     return "" if result.returncode == 0 else result.stdout + result.stderr
 
 
-def test_the_readme_sdk_snippet_type_checks_strictly(
+def test_the_clients_sdk_snippet_type_checks_strictly(
     python_client: ModuleType, tmp_path: Path
 ) -> None:
-    report = strict_mypy(readme_sdk_snippet(), python_client, tmp_path)
+    report = strict_mypy(clients_sdk_snippet(), python_client, tmp_path)
     assert report == "", report
 
 
