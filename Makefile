@@ -57,12 +57,14 @@ test-postgres: install-dev
 		|| { echo "PostgreSQL is not reachable at $(POSTGRES_URL)" >&2; exit 1; }
 	DATABASE_URL=$(POSTGRES_URL) $(BIN)/python -m pytest
 
-# vulture: dead code, with the paths and ignore lists of pyproject.toml ([tool.vulture]).
+# vulture: dead code, with the paths and ignore lists of pyproject.toml ([tool.vulture]);
+# lint-imports: the rooms' import rules (docs/ARCHITECTURE.md), contracts in pyproject.toml.
 lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/vulture
+	$(BIN)/lint-imports
 
 bench: install-dev
 	$(BIN)/python -m engine.bench

@@ -35,7 +35,7 @@ PLAYERS: dict[str, Callable[[int], Chooser]] = {
 }
 SEATS: tuple[int, ...] = (2, 4, 8)
 
-#: The targets of the issue, on a 2-core machine, one process.
+#: The targets, on a 2-core machine, one process (docs/PERFORMANCE.md).
 TARGET_RANDOM_4_TURNS_PER_S = 100_000
 TARGET_REPLAY_EVENTS_PER_S = 300_000
 TARGET_GREEDY_4_REPLAY_MS = 10.0

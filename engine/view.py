@@ -237,7 +237,7 @@ def _slot(cls: type, name: str) -> MemberDescriptorType:
 def _maker(cls: type[T], names: Sequence[str] = ()) -> Callable[..., T]:
     """A constructor of the frozen dataclass `cls` from its fields' values, in their order,
     that fills the slots directly: a frozen dataclass's own `__init__` sets each field through
-    `object.__setattr__`, which was a third of the cost of a view (every bot move builds one).
+    `object.__setattr__`, a large share of a view's cost (every bot move builds one).
     Its source is written out field by field and compiled once, as `dataclasses` does for
     `__init__`; the values are not checked. `names`: the slots to fill (default: the fields)."""
     names = names or [f.name for f in fields(cls)]  # type: ignore[arg-type]

@@ -97,8 +97,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f".test-db-{os.getpid()}.sqlite3")}
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Parameters bound by the server, not quoted into the SQL by Python, and each connection's
-    # frequent statements prepared once (from their 5th run): bench_load measured both cutting
-    # the CPU an action costs the app server and PostgreSQL. Behind a pooler in transaction
+    # frequent statements prepared once (from their 5th run): both cut the CPU an action costs
+    # the app server and PostgreSQL (docs/PERFORMANCE.md). Behind a pooler in transaction
     # mode that does not track prepared statements (PgBouncer before 1.21), set
     # DB_PREPARE_THRESHOLD=off.
     prepare_threshold = os.environ.get("DB_PREPARE_THRESHOLD", "5")

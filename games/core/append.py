@@ -147,9 +147,15 @@ class _Jobs:
     def schedule(self, game: Game) -> None:
         if self:
             after = self.after
-            tasks.schedule(
-                game.id, after.version, bots=self.bots, deadline=self.deadline, turn=after.turn
-            )
+            queue_jobs(game.id, after.version, self.bots, self.deadline, after.turn)
+
+
+def queue_jobs(
+    game_id: uuid.UUID, version: int, bots: bool, deadline: datetime | None, turn: int | None
+) -> None:
+    """The one place the use cases queue the workers' jobs (`games.tasks`), in the caller's
+    transaction: an append's follow-up, or a sweep's jobs for a game owed a move."""
+    tasks.schedule(game_id, version, bots=bots, deadline=deadline, turn=turn)
 
 
 def _change_seats(game: Game, changes: list[PlayerLeft | SeatLeft | SeatAbandoned]) -> None:

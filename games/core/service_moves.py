@@ -18,9 +18,9 @@ from engine import (
     act,
 )
 from engine.autoplay import Chooser, bot_seats_to_act, past_round_limit, time_out
-from games import store, tasks
+from games import store
 from games.core import bots, clock
-from games.core.append import VersionMoved, append_events, optimistic
+from games.core.append import VersionMoved, append_events, optimistic, queue_jobs
 from games.core.errors import (
     ConcurrentUpdate,
 )
@@ -121,6 +121,6 @@ def sweep(grace: float) -> int:
         "id", "version", "bots_to_move", "turn_deadline"
     ):
         with store.atomic():
-            tasks.schedule(game_id, version, bots=bots_due, deadline=deadline, turn=None)
+            queue_jobs(game_id, version, bots_due, deadline, None)
         found += 1
     return found

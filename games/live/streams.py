@@ -59,8 +59,8 @@ class LogRead:
 
 
 def read_log(game_id: uuid.UUID, after: int) -> LogRead:
-    """The game's row (the store's one statement, as the views read it: the ORM's query cost
-    four times as much), its events after `after` and its state (from its snapshot)."""
+    """The game's row (the store's one statement, as the views read it, not the ORM's
+    costlier query), its events after `after` and its state (from its snapshot)."""
     game, _ = core.game_and_seat(game_id, None, required=False)
     stored = log.events(game, after, upto=game.version)
     return LogRead(game, stored, core.game_state(game))

@@ -1,13 +1,13 @@
 """The statements every action and every read runs, in hand-written SQL.
 
 Why not the ORM here: Django's query compiler costs more CPU than sending the statement, and
-every action and every read runs these statements (`manage.py bench_load` measured it: figures
-in docs/PERFORMANCE.md). They are few and fixed, so they are written once, here, in SQL that
-SQLite and PostgreSQL both run (the whole suite runs on both); everything else (creating games
-and seats, listings, histories, the admin) stays on the ORM.
+every action and every read runs these statements (`manage.py bench_load`, docs/PERFORMANCE.md).
+They are few and fixed, so they are written once, here, in SQL that SQLite and PostgreSQL both
+run (the whole suite runs on both); everything else (creating games and seats, listings,
+histories, the admin) stays on the ORM.
 
 Values are converted with Django's own adapters and converters, so the rows written here are
-exactly the ones the ORM would write and read back (tests/games/test_store.py compares them,
+exactly the ones the ORM would write and read back (tests/store/test_appenders.py compares them,
 statement by statement, on both databases). Statements go to the database the models' router
 names, as the ORM's would: writes and an action's read of its game row (`fetch_game(...,
 for_write=True)`) to `db_for_write`; other reads, the log's and the checkpoints' included, to

@@ -1,2 +1,2 @@
-"""The web table (issue 16): lobby, table and replay pages in Django templates and htmx, over
+"""The web table: lobby, table and replay pages in Django templates and htmx, over
 the same use cases as the API (`games.services`)."""

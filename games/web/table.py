@@ -81,7 +81,7 @@ def _panel(
         "heading": f"{name} (you)" if seat == you else name,
         "mine": seat == you,
         "total": player["total"],
-        "bot": player.get("bot"),  # bot seats (issue 15): the strategy's name
+        "bot": player.get("bot"),  # a bot seat: its strategy's name
         "timeouts": player.get("timeouts", 0) if data["options"].get("turn_seconds") else None,
         "current": seat == data["current_seat"],
         "closer": seat == data["closer_seat"],
