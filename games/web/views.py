@@ -211,7 +211,7 @@ def _table_context(seen: Viewer, data: dict[str, Any]) -> dict[str, Any]:
     """The table's context for the viewer's game resource `data`, with its stream and, for a
     browser not yet seated at a waiting game, the form to join it."""
     context = table_context(data, seen_events(seen.game, seen.seat, data["version"]))
-    context["stream"] = reverse("stream", args=[seen.game.id])  # the spectator's: the page holds no token
+    context["stream"] = reverse("stream", args=[seen.game.id])  # the spectator's: no token
     context["stale"] = _stale_words(seen.game)
     if data["status"] == Status.WAITING and seen.seat is None:
         form = context["join_form"] = JoinForm(auto_id="join-%s")

@@ -81,4 +81,4 @@ def test_the_replay_command_says_the_service_stopped_the_game(api: APIClient) ->
     run_jobs()
     out = StringIO()
     call_command("replay", game_id, stdout=out)
-    assert "Game over (no person left: round limit)." in out.getvalue()
+    assert "The game is over (no person was left: the bots played their rounds)" in out.getvalue()

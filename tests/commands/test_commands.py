@@ -122,10 +122,10 @@ def test_replay_prints_rounds_scores_and_the_winner(api: APIClient) -> None:
     final = next(payload for _, kind, _, payload in rows if kind == "GameEnded")
     assert len(ended) >= 2
     out = run("replay", game_id)
-    assert out.startswith("Game for 2 seats, end score 30, closer penalty on\n")
-    assert "Player 0 joins at seat 0" in out and "Player 1 joins at seat 1" in out
+    assert out.startswith("A game for 2 players is created: end score 30, closer penalty on.\n")
+    assert "Player 0 took seat 1." in out and "Player 1 took seat 2." in out
     for number, result in enumerate(ended, start=1):
-        assert f"== Round {number} dealt" in out
+        assert f"== Round {number} is dealt." in out
         assert f"-- Round {number} scored (closer: Player {result['closer_seat']} " in out
         for seat in range(2):
             doubled = (
@@ -135,8 +135,9 @@ def test_replay_prints_rounds_scores_and_the_winner(api: APIClient) -> None:
                 f"Player {seat} ({seat}): raw {result['raw_scores'][seat]}, "
                 f"round {result['round_scores'][seat]}{doubled}, total {result['totals'][seat]}"
             ) in out
-    winners = ", ".join(f"Player {seat} ({seat})" for seat in final["winners"])
-    assert f"Game over. Totals {final['totals']}; winner(s): {winners}" in out
+    winners = " and ".join(f"Player {seat}" for seat in final["winners"])
+    verb = "wins" if len(final["winners"]) == 1 else "win"
+    assert f"The game is over: {winners} {verb}." in out
     assert out.rstrip().endswith(f"-- finished at version {len(rows)}")
 
 
@@ -151,9 +152,9 @@ def test_replay_and_verify_a_game_whose_seats_changed_hands(api: APIClient) -> N
     document = history_document(seats_plan())
     game_id = api.post("/api/v1/games/import", document, format="json").json()["id"]
     out = run("replay", game_id)
-    assert "Ann (0) gives the seat up" in out
-    assert "Player 3 joins at seat 3 (a greedy bot)" in out
-    assert "Player 1 (1)'s time runs out: the service plays the turn" in out
-    assert "Player 1 (1) timed out too often: the greedy bot plays on" in out
-    assert "Player 2 (2) leaves the game: the random bot plays on" in out
+    assert "Ann left: seat 1 is open again." in out
+    assert "Player 3 took seat 4 (a greedy bot)." in out
+    assert "Player 1 ran out of time." in out
+    assert "Player 1 ran out of time too often: the greedy bot plays the seat now." in out
+    assert "Player 2 left: the random bot plays the seat now." in out
     assert run("verify_games", game_id).strip() == "1 games checked, 0 do not replay."

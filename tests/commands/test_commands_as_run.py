@@ -74,7 +74,7 @@ def test_replay_prints_a_game_round_by_round(database: Database) -> None:
     done = database.manage("replay", database.finished)
     assert done.returncode == 0, done.stderr
     assert "== Round 1" in done.stdout
-    assert "Game over." in done.stdout and "winner(s): Player 1" in done.stdout
+    assert "The game is over: Player 1 wins." in done.stdout
 
 
 def test_replay_of_no_such_game_fails_cleanly(database: Database) -> None:
