@@ -32,6 +32,7 @@ from engine.events import GameCreated
 from games.core.append import all_or_nothing, append_events, optimistic
 from games.core.errors import GameNotFinished, InvalidHistory
 from games.core.lobby import SEED_BITS
+from games.core.resources import iso_time
 from games.core.tokens import hash_token, new_token
 from games.models import Game, Seat, Status
 from games.store import log
@@ -45,10 +46,6 @@ FORMAT_VERSION = 1
 MAX_EVENTS = 50_000
 
 
-def _timestamp(moment: Any) -> str:
-    return str(moment.isoformat().replace("+00:00", "Z"))
-
-
 def export_history(game: Game) -> dict[str, Any]:
     """The complete log of a finished game (409 `game_not_finished` before its end)."""
     if game.status != Status.FINISHED:
@@ -58,7 +55,7 @@ def export_history(game: Game) -> dict[str, Any]:
             "sequence": stored.sequence,
             "type": stored.type,
             "schema_version": stored.schema_version,
-            "at": _timestamp(stored.at),
+            "at": iso_time(stored.at),
             "data": stored.payload,
         }
         for stored in log.events(game)
@@ -72,7 +69,7 @@ def export_history(game: Game) -> dict[str, Any]:
         "format_version": FORMAT_VERSION,
         "game": {
             "id": str(game.id),
-            "created_at": _timestamp(game.created_at),
+            "created_at": iso_time(game.created_at),
             "seats": game.seats,
             "options": game.options,
             "players": players,

@@ -30,13 +30,13 @@ def game_data(
     data = view(state, seat, reveal_all=reveal_all).to_data()
     current = updated_at is None
     if current and game.turn_deadline is not None:
-        data["turn_deadline"] = _iso(game.turn_deadline)
+        data["turn_deadline"] = iso_time(game.turn_deadline)
     if seat is not None and state.bots and state.bots[seat] is not None:
         data["legal_actions"] = []
     return {
         "id": str(game.id),
-        "created_at": _timestamp(game),
-        "updated_at": _iso(game.updated_at if current else updated_at),
+        "created_at": iso_time(game.created_at),
+        "updated_at": iso_time(game.updated_at if current else updated_at),
         "seeded": game.seeded,
         **data,
     }
@@ -48,8 +48,8 @@ def game_summary(game: Game) -> dict[str, Any]:
     seated = list(game.seat_rows.all())
     return {
         "id": str(game.id),
-        "created_at": _timestamp(game),
-        "updated_at": _iso(game.updated_at),
+        "created_at": iso_time(game.created_at),
+        "updated_at": iso_time(game.updated_at),
         "status": game.status,
         "version": game.version,
         "round": game.round,
@@ -65,15 +65,14 @@ def game_summary(game: Game) -> dict[str, Any]:
 
 
 def event_feed(game: Game, events: list[StoredEvent], seat: int | None) -> dict[str, Any]:
-    """Stored events as `seat` may see them; a finished game hides nothing."""
-    reveal_all = game.status == Status.FINISHED
+    """Stored events as `seat` may see them (`seen_data`)."""
     return {
         "events": [
             {
                 "sequence": stored.sequence,
                 "type": stored.type,
-                "at": _iso(stored.at),
-                "data": event_for_viewer(stored.event, seat, game.seats, reveal_all=reveal_all),
+                "at": iso_time(stored.at),
+                "data": seen_data(game, stored, seat),
             }
             for stored in events
         ],
@@ -81,12 +80,16 @@ def event_feed(game: Game, events: list[StoredEvent], seat: int | None) -> dict[
     }
 
 
-def _iso(moment: Any) -> str:
+def seen_data(game: Game, stored: StoredEvent, seat: int | None) -> dict[str, Any]:
+    """One stored event's data as `seat` may see it (R7): the one place that decides it, for
+    the feed, the streams and the pages; once the game is finished nothing is hidden."""
+    finished = game.status == Status.FINISHED
+    return event_for_viewer(stored.event, seat, game.seats, reveal_all=finished)
+
+
+def iso_time(moment: Any) -> str:
+    """A stored time as every answer and every history writes it: ISO 8601, UTC as `Z`."""
     return str(moment.isoformat().replace("+00:00", "Z"))
-
-
-def _timestamp(game: Game) -> str:
-    return _iso(game.created_at)
 
 
 def _default(value: Any) -> Any:

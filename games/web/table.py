@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engine.cards import COLUMNS, ROWS
+from games.models import Status
 from games.web.words import Names, Seen, card, listed, turn_words
 
 #: The buttons of the moves that name no card, with their accessible names (a contract:
@@ -99,13 +100,13 @@ def seating(seats: int, you: int | None) -> list[int]:
 def headline(data: dict[str, Any], names: Names) -> str:
     """Where the game stands, in one sentence."""
     status = data["status"]
-    if status == "waiting":
+    if status == Status.WAITING:
         return f"Waiting for players: {data['open_seats']} of {data['seats']} seats open."
-    if status == "setup":
+    if status == Status.SETUP:
         return f"Round {data['round']}: everyone turns two cards face up."
     if status == "round_ended":  # only between two events of one action (a replay's step)
         return f"Round {data['round']} is over."
-    if status == "finished":
+    if status == Status.FINISHED:
         winners = [names.of(seat) for seat in data["winners"] or ()]
         verb = "win" if len(winners) != 1 or winners == ["You"] else "wins"
         return f"The game is over: {listed(winners)} {verb}."
@@ -125,7 +126,7 @@ def prompt(data: dict[str, Any]) -> str:
         return f"Place {card(held['value'])} on one of your cards, or discard it."
     if "replace" in kinds:
         return f"Place {card(held['value'])} on one of your cards."
-    if "reveal" in kinds and data["status"] == "setup":
+    if "reveal" in kinds and data["status"] == Status.SETUP:
         up = sum(
             cell["state"] == "face_up"
             for column in data["players"][data["you"]]["grid"]
@@ -149,7 +150,7 @@ def held_words(data: dict[str, Any], names: Names) -> str:
 def round_result(data: dict[str, Any], names: Names) -> dict[str, Any] | None:
     """The last round's result while it is news: until the next round's play starts (during
     its setup), and once the game is over."""
-    if not data["rounds"] or data["status"] not in ("setup", "finished"):
+    if not data["rounds"] or data["status"] not in (Status.SETUP, Status.FINISHED):
         return None
     result = data["rounds"][-1]
     return {
@@ -190,7 +191,7 @@ def score_sheet(data: dict[str, Any], names: Names) -> dict[str, Any] | None:
 
 def standings(data: dict[str, Any], names: Names) -> list[dict[str, Any]]:
     """A finished game's players from the lowest total, the winners marked."""
-    if data["status"] != "finished":
+    if data["status"] != Status.FINISHED:
         return []
     winners = set(data["winners"] or ())
     ranked = sorted(data["players"], key=lambda p: (p["total"], p["seat"]))
@@ -225,6 +226,7 @@ def table_context(data: dict[str, Any], events: Sequence[Seen]) -> dict[str, Any
     mine = panels.pop() if data["you"] is not None else None
     return {
         "game": data,
+        "Status": Status,  # the templates compare `game.status` with its members
         "headline": headline(data, names),
         "clock": clock(data, names),
         "prompt": prompt(data),

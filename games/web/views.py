@@ -22,13 +22,13 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from engine import action_from_data, event_for_viewer
+from engine import action_from_data
 from engine.errors import RuleError
 from games import core
 from games.api.throttling import GameCreationThrottle, PageBotSeatThrottle
 from games.core import bots, clock
 from games.core.errors import GameNotFound, InvalidToken, ServiceError
-from games.core.resources import game_data, game_summary
+from games.core.resources import game_data, game_summary, seen_data
 from games.core.tokens import SeatCredential
 from games.models import Game, Status
 from games.web.forms import CreateGameForm, JoinForm, parse_move
@@ -84,9 +84,8 @@ def viewer(request: HttpRequest, game_id: str) -> Viewer:
 def seen_events(game: Game, seat: int | None, upto: int) -> list[Seen]:
     """The log's last few events up to version `upto`, as `seat` may see them (as `/events`
     shows them: a finished game hides nothing)."""
-    finished = game.status == Status.FINISHED
     return [
-        (stored.type, event_for_viewer(stored.event, seat, game.seats, reveal_all=finished))
+        (stored.type, seen_data(game, stored, seat))
         for stored in core.logged_events(game, after=max(0, upto - TURN_EVENTS), upto=upto)
     ]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.utils import (
@@ -331,16 +332,7 @@ class LeaveView(PerViewerView):
         responses={200: GameSerializer, **problems(400, 401, 403, 404, 409, 413, 415, 422)},
     )
     def post(self, request: Request, game_id: str, seat: int) -> Response:
-        credential = seat_credential(request)
-        with authenticated_before_bad_request(request, game_id):
-            raw = request.data if request.data not in (None, "") else {}
-            EmptySerializer(data=raw).is_valid(raise_exception=True)
-            key = idempotency_key(request)
-        answer = idempotency.run(
-            _seat_key(request, key, "leave_game", game_id, seat, credential),
-            lambda _: _left(game_id, seat, credential),
-            authorize=lambda: core.own_seat(game_id, seat, credential),
-        )
+        answer = _seat_operation(request, "leave_game", game_id, seat, _left)
         return with_etag(answer_response(answer), answer.version or 0)
 
 
@@ -385,19 +377,32 @@ class RotateTokenView(PerViewerView):
         responses={200: SeatTokenSerializer, **problems(400, 401, 403, 404, 409, 413, 415, 422)},
     )
     def post(self, request: Request, game_id: str, seat: int) -> Response:
-        credential = seat_credential(request)
-        with authenticated_before_bad_request(request, game_id):
-            raw = request.data if request.data not in (None, "") else {}
-            EmptySerializer(data=raw).is_valid(raise_exception=True)
-            key = idempotency_key(request)
-        answer = idempotency.run(
-            _seat_key(request, key, "rotate_token", game_id, seat, credential),
-            lambda _: _rotated(game_id, seat, credential),
-            authorize=lambda: core.own_seat(game_id, seat, credential),
-        )
+        answer = _seat_operation(request, "rotate_token", game_id, seat, _rotated)
         response = answer_response(answer)
         response["Cache-Control"] = "no-store"
         return response
+
+
+#: What a seat's own operation does once authorized: (game id, seat, credential) -> answer.
+SeatOperation = Callable[[str, int, SeatCredential | None], idempotency.Answer]
+
+
+def _seat_operation(
+    request: Request, operation: str, game_id: str, seat: int, perform: SeatOperation
+) -> idempotency.Answer:
+    """A seat's operation on itself with an empty body (leave, rotate its token): the body
+    checked after who is asking, the seat's Idempotency-Key honoured, the seat's own token
+    required before a used key is told."""
+    credential = seat_credential(request)
+    with authenticated_before_bad_request(request, game_id):
+        raw = request.data if request.data not in (None, "") else {}
+        EmptySerializer(data=raw).is_valid(raise_exception=True)
+        key = idempotency_key(request)
+    return idempotency.run(
+        _seat_key(request, key, operation, game_id, seat, credential),
+        lambda _: perform(game_id, seat, credential),
+        authorize=lambda: core.own_seat(game_id, seat, credential),
+    )
 
 
 def _seat_key(
