@@ -37,7 +37,7 @@ from games.core.states import (
     snapshot_text,
     state_at,
 )
-from games.core.turns import ActionResult, action_fingerprint, perform_action
+from games.core.turns import ActionResult, action_fingerprint, perform_action, seat_key
 from games.store.log import StoredEvent, engine_events
 from games.store.log import events as logged_events
 
@@ -71,6 +71,7 @@ __all__ = [
     "rotate_token",
     "seat_binding",
     "seat_bindings",
+    "seat_key",
     "seat_state",
     "snapshot_text",
     "state_at",

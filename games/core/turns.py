@@ -5,7 +5,6 @@ game), decided by the rules and appended in one write that checks the seat's tok
 from __future__ import annotations
 
 import uuid
-from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -16,7 +15,6 @@ from engine import (
     act,
 )
 from engine.errors import RuleError
-from games import store
 from games.core import clock, idempotency
 from games.core.append import VersionMoved, append_events, optimistic
 from games.core.errors import (
@@ -32,14 +30,12 @@ from games.store.warm import WARM
 
 @dataclass(frozen=True)
 class ActionResult:
-    """A seat's new view: as data, or rendered (an answer stored for an Idempotency-Key,
-    served byte for byte)."""
+    """The acting seat's game and its new view, as data."""
 
     game: Game
     seat: int
     version: int
-    body: dict[str, Any] | bytes
-    replayed: bool = False
+    body: dict[str, Any]
 
 
 def action_fingerprint(action: dict[str, Any]) -> str:
@@ -55,20 +51,16 @@ def perform_action(
     action: TurnAction,
     *,
     expected_versions: frozenset[int] | None = None,
-    idempotency_key: str | None = None,
-    fingerprint: str = "",
 ) -> ActionResult:
     """Apply one turn action for the credential's seat; answer that seat's new view.
 
-    `expected_versions` (If-Match) refuses with 412 unless the game is at one of them.
-    `idempotency_key` returns the first answer for a retried identical request (`fingerprint`,
-    the action's `action_fingerprint`, tells an identical one). Each attempt loads the game
-    (`load`), then decides and appends (`decide_and_append`); the retry loop (`optimistic`)
-    starts again from a fresh load when another write landed first.
+    `expected_versions` (If-Match) refuses with 412 unless the game is at one of them. Each
+    attempt loads the game (`load`), then decides and appends (`decide_and_append`); the retry
+    loop (`optimistic`) starts again from a fresh load when another write landed first. An
+    Idempotency-Key is honoured around it, as for every POST (`idempotency.run`, with the
+    seat's `seat_key`): the answer is stored in the transaction of the append.
     """
-    request = SeatAction(
-        game_uuid(game_id), credential, action, expected_versions, idempotency_key, fingerprint
-    )
+    request = SeatAction(game_uuid(game_id), credential, action, expected_versions)
     return optimistic(partial(_attempt_action, request), request.game_id)
 
 
@@ -80,8 +72,6 @@ class SeatAction:
     credential: SeatCredential | None
     action: TurnAction
     expected_versions: frozenset[int] | None
-    idempotency_key: str | None
-    fingerprint: str
 
 
 @dataclass(frozen=True)
@@ -96,10 +86,10 @@ class Loaded:
 
 
 def _attempt_action(request: SeatAction, tries: int) -> ActionResult:
-    """One attempt: the first from memory when it has the game (a keyed request reads its
-    record anyway), then from fresh reads. Decided on memory, only a landed write counts:
-    any refusal is forgotten and decided again on a fresh read (`VersionMoved`)."""
-    loaded = load(request, warm=tries == 0 and request.idempotency_key is None)
+    """One attempt: the first from memory when it has the game, then from fresh reads.
+    Decided on memory, only a landed write counts: any refusal is forgotten and decided
+    again on a fresh read (`VersionMoved`)."""
+    loaded = load(request, warm=tries == 0)
     try:
         return decide_and_append(request, loaded)
     except (RuleError, VersionMismatch, VersionMoved):
@@ -122,32 +112,16 @@ def load(request: SeatAction, *, warm: bool) -> Loaded:
 
 
 def decide_and_append(request: SeatAction, loaded: Loaded) -> ActionResult:
-    """The stored answer to a retried keyed request; else the action decided on the loaded
-    state and appended in one write that also checks the seat's token (with the answer
-    stored for its key, both or neither), and remembered for the seat's next action."""
-    keyed = _keyed(request, loaded)
-    earlier = None if keyed is None else idempotency.earlier_answer(keyed)
-    if earlier is not None:
-        version = earlier.version or 0
-        return ActionResult(loaded.game, loaded.seat, version, earlier.body, replayed=True)
+    """The action decided on the loaded state and appended in one write that also checks the
+    seat's token, and remembered for the seat's next action."""
     _check_version(request.expected_versions, loaded.game)
     game, seat, before = loaded.game, loaded.seat, loaded.state
     refuse_if_played_by_bot(before, seat)
     assert request.credential is not None  # `load` found the seat of its token
     events, after = act(before, seat, request.action, shuffler_of(game))
-    with nullcontext() if keyed is None else store.atomic(savepoint=False):
-        append_events(game, before, events, after, seat_token=(seat, request.credential.token_hash))
-        body = _answer(keyed, game, after, seat)
+    append_events(game, before, events, after, seat_token=(seat, request.credential.token_hash))
     update_memory(game, seat, request.credential, after)
-    return ActionResult(game, seat, after.version, body)
-
-
-def _keyed(request: SeatAction, loaded: Loaded) -> idempotency.Idempotency | None:
-    """The request's Idempotency-Key in the acting seat's scope (None without a key)."""
-    if request.idempotency_key is None:
-        return None
-    scope = idempotency.seat_scope(loaded.game.id, loaded.seat)
-    return idempotency.Idempotency(scope, request.idempotency_key, request.fingerprint)
+    return ActionResult(game, seat, after.version, game_data(game, after, seat))
 
 
 def _check_version(expected: frozenset[int] | None, game: Game) -> None:
@@ -167,12 +141,11 @@ def _mismatch_detail(expected: frozenset[int], version: int) -> str:
     return f"The game is at version {version}, not {named}."
 
 
-def _answer(
-    keyed: idempotency.Idempotency | None, game: Game, after: GameState, seat: int
-) -> dict[str, Any] | bytes:
-    """The seat's new view; with a key, stored (in the caller's transaction) and rendered."""
-    body = game_data(game, after, seat)
-    if keyed is None:
-        return body
-    answer = idempotency.Answer(200, body, after.version, game.id)
-    return idempotency.store(keyed, answer).body
+def seat_key(
+    game_id: object, credential: SeatCredential | None, key: str, fingerprint: str
+) -> idempotency.Idempotency:
+    """An action's Idempotency-Key, in the scope of the seat its token stands for (401 for
+    a token of no seat of the game): the same key from another seat is another request."""
+    game, seat = game_and_seat(game_id, credential, required=True)
+    assert seat is not None
+    return idempotency.Idempotency(idempotency.seat_scope(game.id, seat), key, fingerprint)

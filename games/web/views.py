@@ -333,7 +333,6 @@ def _perform(seen: Viewer, move: str) -> tuple[Viewer, dict[str, Any]]:
         raise Refused(refused.message) from None
     except ServiceError as refused:
         raise Refused(refused.detail) from None
-    assert isinstance(result.body, dict)  # rendered bytes only for an Idempotency-Key
     return Viewer(result.game, seen.seat, seen.credential), result.body
 
 

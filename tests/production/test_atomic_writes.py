@@ -25,6 +25,7 @@ from django.db import connection, connections
 
 from engine import Reveal
 from games import core, store
+from games.core import idempotency
 from games.core.tokens import SeatCredential
 from games.models import GameEvent
 from loadtest.server import RunningServer
@@ -59,6 +60,12 @@ def a_writer_waits_for_a_lock(timeout: float) -> bool:
     return False
 
 
+def acted(game_id: str, credential: SeatCredential) -> idempotency.Answer:
+    """A keyed action as the API performs it: the answer stored in the append's transaction."""
+    result = core.perform_action(game_id, credential, Reveal(3, 2))
+    return idempotency.Answer(200, result.body, result.version, result.game.id)
+
+
 def test_a_failing_action_is_invisible_then_gone(
     servers: list[RunningServer], http: list[httpx.Client], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -88,13 +95,9 @@ def test_a_failing_action_is_invisible_then_gone(
 
     def failing_writer() -> None:  # the last setup reveal appends 2 events (reveal, play starts)
         try:
-            core.perform_action(
-                game_id,
-                SeatCredential(tokens[1]),
-                Reveal(3, 2),
-                idempotency_key="once",
-                fingerprint="reveal 3 2",
-            )
+            credential = SeatCredential(tokens[1])
+            keyed = core.seat_key(game_id, credential, "once", "reveal 3 2")
+            idempotency.run(keyed, lambda _: acted(game_id, credential))
             outcome.append(None)
         except BaseException as error:
             outcome.append(error)

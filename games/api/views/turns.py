@@ -49,6 +49,7 @@ from games.api.views.common import (
     with_etag,
 )
 from games.core import idempotency
+from games.core.tokens import SeatCredential
 
 
 class ActionView(PerViewerView):
@@ -62,22 +63,29 @@ class ActionView(PerViewerView):
         raise NotImplementedError
 
     def post(self, request: Request, game_id: str) -> Response:
+        credential = seat_credential(request)
         with authenticated_before_bad_request(request, game_id):
             data = self.action_data(request.data if request.data not in (None, "") else {})
             expected_versions = if_match(request)
             key = idempotency_key(request)
-        result = core.perform_action(
-            game_id,
-            seat_credential(request),
-            action_from_data(data),
-            expected_versions=expected_versions,
-            idempotency_key=key,
-            fingerprint=core.action_fingerprint(data) if key else "",
+        fingerprint = core.action_fingerprint(data)
+        keyed = None if key is None else core.seat_key(game_id, credential, key, fingerprint)
+        answer = idempotency.run(
+            keyed, lambda _: _acted(game_id, credential, data, expected_versions)
         )
-        answer = idempotency.Answer(
-            200, result.body, result.version, result.game.id, replayed=result.replayed
-        )
-        return with_etag(answer_response(answer), result.version)
+        return with_etag(answer_response(answer), answer.version or 0)
+
+
+def _acted(
+    game_id: str,
+    credential: SeatCredential | None,
+    data: dict[str, Any],
+    expected_versions: frozenset[int] | None,
+) -> idempotency.Answer:
+    """The action performed: the seat's new view, as every POST answers (stored for a key)."""
+    action = action_from_data(data)
+    result = core.perform_action(game_id, credential, action, expected_versions=expected_versions)
+    return idempotency.Answer(200, result.body, result.version, result.game.id)
 
 
 def _action_schema(
