@@ -41,7 +41,7 @@ class GamesConfig(AppConfig):
             WSGIRequestHandler.disable_nagle_algorithm = True
 
 
-def _wake_streams(sender: Any, *, game_id: uuid.UUID, version: int, **_: Any) -> None:
+def _wake_streams(*, game_id: uuid.UUID, version: int, **_: Any) -> None:
     """This process's streams and long polls of the game hear of its new version at once."""
     from games.live.fanout import hub
 

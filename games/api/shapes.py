@@ -358,7 +358,7 @@ class HistoryGameSerializer(serializers.Serializer):
 
 
 class HistorySerializer(serializers.Serializer):
-    """A complete game log, format `skyjo-history` version 1 (see the README)."""
+    """A complete game log, format `skyjo-history` version 1 (docs/HISTORY_FORMAT.md)."""
 
     format = serializers.ChoiceField(choices=HISTORY_FORMATS)
     format_version = serializers.ChoiceField(
