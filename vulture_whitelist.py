@@ -11,19 +11,26 @@ dotted path, and fields only ever read by reflection. (Vulture parses it; it is 
 from engine.state import GameState, Grid
 from engine.view import LastAction
 from games import apps
-from games.api import authentication
-from games.core import bots
-from games.api import event_shapes, rate_limit_table, schema
-from games.api import middleware, problems, renderers, throttling
-from games.api.server_errors import install_in_gunicorn
+from games.api import (
+    authentication,
+    event_shapes,
+    middleware,
+    problems,
+    rate_limit_table,
+    renderers,
+    schema,
+    throttling,
+)
 from games.api.inputs import GameListQuerySerializer
-from games.live.fanout import hub
-from games.models import Seat
+from games.api.server_errors import install_in_gunicorn
 from games.api.shapes import (
     GameListSerializer,
     HistorySerializer,
     LastActionSerializer,
 )
+from games.core import bots
+from games.live.fanout import hub
+from games.models import Seat
 from games.web.forms import CreateGameForm
 from loadtest import apps as loadtest_apps
 from skyjo_service.env import env_bool, env_float, env_int, env_list

@@ -60,8 +60,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from engine import GreedyPlayer, action_to_data
 from engine.view import view_from_data
-from games.models import Game, GameCheckpoint, GameEvent, IdempotentResponse, Seat, Status
 from games.api.views.turns import action_segment
+from games.models import Game, GameCheckpoint, GameEvent, IdempotentResponse, Seat, Status
 from loadtest.models import Ping
 from loadtest.server import (
     DEFAULT_THREADS,

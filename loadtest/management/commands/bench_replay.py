@@ -65,8 +65,8 @@ from engine.players import Player
 from engine.state import FINISHED, PLAYING
 from engine.view import FACE_UP
 from games import core
-from games.models import Game
 from games.api.views.turns import action_segment
+from games.models import Game
 
 GAMES = "/api/v1/games"
 SEATS = 2

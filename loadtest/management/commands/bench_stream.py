@@ -57,8 +57,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from engine import GreedyPlayer, action_to_data
 from engine.view import view_from_data
-from games.models import Status
 from games.api.views.turns import action_segment
+from games.models import Status
 from loadtest.management.commands.bench_load import (
     GAMES,
     CpuUse,
