@@ -93,24 +93,30 @@ def fingerprint(*request: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+def _nothing() -> None:
+    """No work before the writes: the key is then looked up once, in the write's transaction."""
+
+
 def run(
     idempotency: Idempotency | None,
     perform: Callable[[T], Answer],
     *,
-    prepare: Callable[[], T] = lambda: None,  # type: ignore[assignment,return-value]
+    prepare: Callable[[], T] = _nothing,  # type: ignore[assignment]
     authorize: Callable[[], object] | None = None,
 ) -> Answer:
     """`perform` once per key: its answer stored with its writes in one transaction, or the
     stored answer replayed. `prepare` is the work before any write (an import's audit), done
     outside the transaction (on SQLite a transaction holds the write lock of every game) and
-    only for a new key. `authorize` (a seat's requests) runs before a mismatch is told, so that
-    only the key's owner learns it was used."""
+    only for a new key: so with one, the key is looked up first on its own. `authorize` (a
+    seat's requests) runs before a mismatch is told, so that only the key's owner learns it
+    was used."""
     if idempotency is None:
         return perform(prepare())
-    with transaction.atomic():
-        earlier = earlier_answer(idempotency, authorize=authorize)
-    if earlier is not None:
-        return earlier
+    if prepare is not _nothing:
+        with transaction.atomic():
+            earlier = earlier_answer(idempotency, authorize=authorize)
+        if earlier is not None:
+            return earlier
     prepared = prepare()
     for _ in range(ATTEMPTS):
         try:

@@ -1,8 +1,8 @@
 """An action costs a small, constant number of statements however long the game: one write
 appends the events and moves the row on (a single statement on PostgreSQL, an UPDATE and an
 INSERT on SQLite), after one SELECT of the game row with its snapshot and the token's seat
-unless this process remembers the game (games.warm); an Idempotency-Key adds its lookup and
-its stored answer. A read is one query."""
+unless this process remembers the game (games.warm); an Idempotency-Key adds the seat's
+lookup (its scope is the seat's), the key's and its stored answer. A read is one query."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def test_an_idempotency_key_adds_its_lookup_and_its_stored_answer(api: APIClient
     reveal = {"action": "reveal", "column": 0, "row": 0}
     with CaptureQueriesContext(connection) as queries:
         send(api, game_id, tokens[0], reveal, HTTP_IDEMPOTENCY_KEY="k")
-    stored = Counter(SELECT=2, INSERT=1) + APPEND[connection.vendor]
+    stored = Counter(SELECT=3, INSERT=1) + APPEND[connection.vendor]
     assert statements(queries.captured_queries) == stored
     with CaptureQueriesContext(connection) as queries:  # the retry: answered from the store
         send(api, game_id, tokens[0], reveal, HTTP_IDEMPOTENCY_KEY="k")
