@@ -30,11 +30,13 @@ from typing import Any, TypeVar
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from engine.errors import RuleError
 from games.core.errors import (
     ConcurrentUpdate,
     IdempotencyKeyInUse,
     IdempotencyKeyReused,
     IdempotencyKeySpent,
+    ServiceError,
 )
 from games.core.resources import render_json
 from games.core.tokens import hash_token, new_token
@@ -126,7 +128,22 @@ def run(
         except IntegrityError as error:
             if not _is_key_collision(error):
                 raise
+        except (ServiceError, RuleError):
+            answered = _answered_meanwhile(idempotency, authorize)
+            if answered is None:
+                raise
+            return answered
     raise ConcurrentUpdate()
+
+
+def _answered_meanwhile(
+    idempotency: Idempotency, authorize: Callable[[], object] | None
+) -> Answer | None:
+    """The answer a concurrent request with the same key stored while this one performed: its
+    own attempt, decided on the state that answer left, was refused (a card already held,
+    say), and its retry gets the first answer, as a retry after it would."""
+    with transaction.atomic():
+        return earlier_answer(idempotency, authorize=authorize)
 
 
 def _is_key_collision(error: IntegrityError) -> bool:
