@@ -11,10 +11,12 @@ from .cards import COLUMNS, ROWS
 @dataclass(frozen=True, slots=True)
 class Join:
     """Take the next open seat (the lobby; not a turn action): for a person, or for the bot
-    that plays strategy `bot`."""
+    that plays strategy `bot`; `account`: the handle of the account the seat belongs to
+    (one seat per account and game)."""
 
     name: str
     bot: str | None = None
+    account: str | None = None
     kind: ClassVar[str] = "join"
 
 

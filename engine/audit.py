@@ -98,7 +98,7 @@ def action_behind(
     """The action whose first event `event` is (`following`, the event after it, names the
     bot a timeout handed the seat to); None for an event no action begins with."""
     if isinstance(event, PlayerJoined):
-        return None, Join(event.name, event.bot)
+        return None, Join(event.name, event.bot, event.account)
     if isinstance(event, PlayerLeft):
         return event.seat, Leave()
     if isinstance(event, SeatLeft):

@@ -25,6 +25,12 @@ class GameFull(RuleError):
     code = "game_full"
 
 
+class AlreadySeated(RuleError):
+    """An account holds one seat of a game at most (a built-in bot may hold several)."""
+
+    code = "already_seated"
+
+
 class GameNotStarted(RuleError):
     """The game is still waiting for players; no card has been dealt."""
 
@@ -119,6 +125,7 @@ class SpectatorCannotAct(RuleError):
 ALL_RULE_ERRORS: tuple[type[RuleError], ...] = (
     InvalidOptions,
     GameFull,
+    AlreadySeated,
     GameNotStarted,
     GameFinished,
     UnknownSeat,

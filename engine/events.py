@@ -33,13 +33,15 @@ class PlayerJoined:
     """A player took the next open seat: a person, or (`bot`, a strategy's name) a bot that
     the service plays.
 
-    Schema 2 added `bot`; a schema 1 payload is a person's (`bot` null).
+    Schema 2 added `bot`; a schema 1 payload is a person's (`bot` null). Schema 3 added
+    `account`: the handle of the account the seat belongs to (null: a guest's seat).
     """
 
     seat: int
     name: str
     bot: str | None = None
-    SCHEMA_VERSION: ClassVar[int] = 2
+    account: str | None = None
+    SCHEMA_VERSION: ClassVar[int] = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +327,13 @@ def _person_joined(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "bot": None}
 
 
+def _guest_joined(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 2 had no accounts: every seat that joined was a guest's (`account` null)."""
+    if "account" in data:
+        raise ValueError("a PlayerJoined schema 2 payload has no `account`")
+    return {**data, "account": None}
+
+
 def _ended_by_end_score(data: dict[str, Any]) -> dict[str, Any]:
     """Schema 1 knew one end only: a total reached the end score (R3)."""
     if "reason" in data:
@@ -336,6 +345,7 @@ def _ended_by_end_score(data: dict[str, Any]) -> dict[str, Any]:
 UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("GameCreated", 1): _game_created_v1_to_v2,
     ("PlayerJoined", 1): _person_joined,
+    ("PlayerJoined", 2): _guest_joined,
     ("FinalTurnsBegan", 1): _closer_renamed,
     ("RoundEnded", 1): _closer_renamed,
     ("GameEnded", 1): _ended_by_end_score,

@@ -86,6 +86,7 @@ def _game_created(s: GameState, e: GameCreated) -> None:
     s.names = (None,) * e.seats
     s.totals = (0,) * e.seats
     s.bots = (None,) * e.seats
+    s.accounts = (None,) * e.seats
     s.timeouts = (0,) * e.seats
     s.left = (False,) * e.seats
     s.phase = WAITING
@@ -94,12 +95,14 @@ def _game_created(s: GameState, e: GameCreated) -> None:
 def _player_joined(s: GameState, e: PlayerJoined) -> None:
     s.names = _with(s.names, e.seat, e.name)
     s.bots = _with(s.bots, e.seat, e.bot)
+    s.accounts = _with(s.accounts, e.seat, e.account)
     s.last_action = (e,)
 
 
 def _player_left(s: GameState, e: PlayerLeft) -> None:
     s.names = _with(s.names, e.seat, None)
     s.bots = _with(s.bots, e.seat, None)
+    s.accounts = _with(s.accounts, e.seat, None)
     s.last_action = (e,)
 
 

@@ -14,8 +14,8 @@ from .state import GameState, Grid, RoundResult
 
 #: Bumped whenever the state's shape changes; a snapshot of another format is ignored.
 #: 2: the round's starter and the last action. 3: bots, timeouts, leavers, the turn number.
-#: 4: the rounds dealt with no person seated.
-SNAPSHOT_FORMAT = 4
+#: 4: the rounds dealt with no person seated. 5: the seats' accounts.
+SNAPSHOT_FORMAT = 5
 
 
 class StaleSnapshot(ValueError):
@@ -58,6 +58,7 @@ def state_to_data(state: GameState) -> dict[str, Any]:
         ],
         "winners": list(state.winners),
         "bots": list(state.bots),
+        "accounts": list(state.accounts),
         "timeouts": list(state.timeouts),
         "left": list(state.left),
         "timing_out": state.timing_out,
@@ -98,6 +99,7 @@ def state_from_data(data: dict[str, Any]) -> GameState:
     )
     state.winners = tuple(data["winners"])
     state.bots = tuple(data["bots"])
+    state.accounts = tuple(data["accounts"])
     state.timeouts = tuple(data["timeouts"])
     state.left = tuple(data["left"])
     state.timing_out = data["timing_out"]

@@ -97,6 +97,7 @@ _SLOTS = (
     "rounds",
     "winners",
     "bots",
+    "accounts",
     "timeouts",
     "left",
     "timing_out",
@@ -140,6 +141,8 @@ class GameState:
     # a row, and whether its player left the game. `timing_out` is the seat whose timed-out
     # turn the service is playing (its moves do not end the streak of timeouts).
     bots: tuple[str | None, ...]
+    # Per seat: the handle of the account it belongs to (None: a guest's, or open).
+    accounts: tuple[str | None, ...]
     timeouts: tuple[int, ...]
     left: tuple[bool, ...]
     timing_out: int | None
@@ -176,6 +179,7 @@ class GameState:
         self.rounds = ()
         self.winners = ()
         self.bots = ()
+        self.accounts = ()
         self.timeouts = ()
         self.left = ()
         self.timing_out = None
@@ -212,6 +216,7 @@ class GameState:
         new.rounds = self.rounds
         new.winners = self.winners
         new.bots = self.bots
+        new.accounts = self.accounts
         new.timeouts = self.timeouts
         new.left = self.left
         new.timing_out = self.timing_out

@@ -113,6 +113,7 @@ class PlayerView:
     grid: tuple[tuple[Cell, ...], ...]  # 4 columns of 3 cells; empty before the first deal
     bot: str | None = None  # the strategy of the bot that plays the seat; None: a person
     timeouts: int = 0  # the seat's turns in a row that ran out (R13)
+    account: str | None = None  # the handle of the account the seat belongs to; None: a guest
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +210,7 @@ class GameView:
                     "seat": p.seat,
                     "name": p.name,
                     "bot": p.bot,
+                    "account": p.account,
                     "total": p.total,
                     "timeouts": p.timeouts,
                     "grid": _grid_data(p.grid),
@@ -282,23 +284,24 @@ def _player(
     grid: Grid | None,
     bot: str | None,
     timeouts: int,
+    account: str | None,
     reveal_all: bool,
 ) -> PlayerView:
     """One seat's public part of a view."""
     if grid is None:
-        return _new_player(seat, name, total, (), bot, timeouts)
+        return _new_player(seat, name, total, (), bot, timeouts, account)
     key = (id(grid), reveal_all)
     kept = _PLAYER_VIEWS.get(key)
     if kept is not None:
         kept_grid, player = kept
         same = (player.seat, player.name, player.total, player.bot, player.timeouts) == (
             seat, name, total, bot, timeouts,
-        )  # fmt: skip
+        ) and player.account == account  # fmt: skip
         if kept_grid is grid and same:
             return player
     if len(_PLAYER_VIEWS) >= _PLAYER_VIEWS_KEPT:
         _PLAYER_VIEWS.clear()
-    player = _new_player(seat, name, total, _grid_view(grid, reveal_all), bot, timeouts)
+    player = _new_player(seat, name, total, _grid_view(grid, reveal_all), bot, timeouts, account)
     _PLAYER_VIEWS[key] = (grid, player)
     return player
 
@@ -367,7 +370,7 @@ def _round_summaries(rounds: tuple[RoundResult, ...]) -> tuple[RoundSummary, ...
     return summaries
 
 
-#: `_players` by the identity of the state's grids, totals, names, bots and timeouts (and
+#: `_players` by the identity of the state's grids, totals, names, bots, timeouts and accounts (and
 #: `reveal_all`): they are the same objects in every state until one of them changes.
 _PLAYERS: dict[tuple[Any, ...], tuple[tuple[Any, ...], tuple[PlayerView, ...]]] = {}
 _PLAYERS_KEPT = 1024
@@ -376,14 +379,14 @@ _PLAYERS_KEPT = 1024
 def _players(state: GameState, reveal_all: bool) -> tuple[PlayerView, ...]:
     """Every seat's public part of the view; found by identity, since most actions change
     no grid that the previous view did not already show."""
-    parts = (state.grids, state.totals, state.names, state.bots, state.timeouts)
+    parts = (state.grids, state.totals, state.names, state.bots, state.timeouts, state.accounts)
     key = (*map(id, parts), reveal_all)
     kept = _PLAYERS.get(key)
     if kept is not None and all(a is b for a, b in zip(kept[0], parts, strict=True)):
         return kept[1]
     if len(_PLAYERS) >= _PLAYERS_KEPT:
         _PLAYERS.clear()
-    grids, totals, names, bots, timeouts = parts
+    grids, totals, names, bots, timeouts, accounts = parts
     players = tuple(
         _player(
             s,
@@ -392,6 +395,7 @@ def _players(state: GameState, reveal_all: bool) -> tuple[PlayerView, ...]:
             grids[s] if grids else None,
             bots[s],
             timeouts[s],
+            accounts[s],
             reveal_all,
         )
         for s in range(state.seats)

@@ -77,7 +77,10 @@ class Seat(models.Model):
     """A joined player: its name and the hash of its bearer token (the token is never stored).
 
     A bot's seat has no token, and names its strategy (`bot`); so does a seat whose player
-    left a started game (its token is gone) or timed out too often (its token still reads)."""
+    left a started game (its token is gone) or timed out too often (its token still reads).
+    An account's seat (`account`) has no seat token either: `token_hash` then holds what the
+    account's tokens stand for in this game (`AccountCredential.seat_hash`), never a SHA-256.
+    A built-in bot's seat names its system account."""
 
     # No index of its own: the unique (game, seat) index serves lookups by game.
     game = models.ForeignKey(
@@ -87,6 +90,9 @@ class Seat(models.Model):
     name = models.CharField(max_length=64)
     token_hash = models.CharField(max_length=64, unique=True, null=True, blank=True)
     bot = models.CharField(max_length=40, null=True, blank=True)
+    account = models.ForeignKey(
+        "accounts.Account", null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

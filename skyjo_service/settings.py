@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "django_htmx",  # htmx 2 and its SSE extension as static files, and `request.htmx`
     "csp",  # its system checks of CONTENT_SECURITY_POLICY
+    "accounts",
     "games",
 ]
 
@@ -303,6 +304,21 @@ SKYJO_CLOCK_SCALE = env_float("SKYJO_CLOCK_SCALE", 1.0)
 #: answer was lost, in a game without a clock) do not sit in the lobby for ever.
 LOBBY_STALE_AFTER_SECONDS = env_int("LOBBY_STALE_AFTER_SECONDS", 3600)
 
+# Accounts (accounts): people's passwords are Django's, hashed with Argon2 first.
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+#: Seconds a process trusts what it learnt of a personal token (at most 1): a revoked token,
+#: or one of a deleted account, is refused everywhere within this time.
+ACCOUNT_TOKEN_FRESH_SECONDS = env_float("ACCOUNT_TOKEN_FRESH_SECONDS", 0.5)
+
 THROTTLING = env_bool("THROTTLING", True)
 #: Default rates per scope: (production, development). In development (DEBUG, `make run`) a
 #: bot-vs-bot game of thousands of requests from one machine is never throttled; production
@@ -314,6 +330,8 @@ THROTTLE_DEFAULTS = {
     # Each bot seat is played by the service for BOT_ONLY_MAX_ROUNDS rounds at most once no
     # person is left: this bounds the rounds one address can make the workers play an hour.
     "bot_seat": {False: "120/hour", True: "4000/hour"},
+    # New accounts per client address (POST /api/v1/accounts).
+    "account_create": {False: "10/hour", True: "1000/hour"},
 }
 # `manage.py bench_load` mounts its bare endpoint (/bench/insert) on the server it starts.
 BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS", False)

@@ -1,4 +1,6 @@
-"""DRF authentication of seat tokens: `Authorization: Bearer <token>`, read as a credential.
+"""DRF authentication of seat tokens and personal tokens: `Authorization: Bearer <token>`,
+read as a credential (a `skyjo_pat_` token is looked up as an account's, once a second at most
+per process: `accounts.credentials`).
 
 Authentication here only reads the header; which seat of which game the token belongs to is
 settled by the use cases, against that game's seats. A header that is not a well-formed bearer
@@ -15,7 +17,10 @@ from typing import Any
 from rest_framework import authentication
 from rest_framework.request import Request
 
+from accounts.credentials import AccountCredential, is_personal_token, resolve
 from games.core.tokens import MAX_TOKEN_LENGTH, InvalidCredential, SeatCredential
+
+Presented = SeatCredential | AccountCredential | InvalidCredential
 
 
 class SeatTokenAuthentication(authentication.BaseAuthentication):
@@ -23,9 +28,7 @@ class SeatTokenAuthentication(authentication.BaseAuthentication):
 
     keyword = "Bearer"
 
-    def authenticate(
-        self, request: Request
-    ) -> tuple[Any, SeatCredential | InvalidCredential] | None:
+    def authenticate(self, request: Request) -> tuple[Any, Presented] | None:
         header = authentication.get_authorization_header(request)
         if not header:
             return None
@@ -38,7 +41,17 @@ class SeatTokenAuthentication(authentication.BaseAuthentication):
             return None, InvalidCredential("Use 'Authorization: Bearer <seat token>'.")
         if not token or len(token) > MAX_TOKEN_LENGTH or " " in token:
             return None, InvalidCredential("Malformed bearer token.")
+        if is_personal_token(token):
+            return None, _account_credential(token)
         return None, SeatCredential(token)
 
     def authenticate_header(self, request: Request) -> str:
         return 'Bearer realm="skyjo"'
+
+
+def _account_credential(token: str) -> AccountCredential | InvalidCredential:
+    """A personal token's account, or why it stands for none (revoked, or never issued)."""
+    found = resolve(token)
+    if found is None:
+        return InvalidCredential("This personal token is revoked, or of no account.", True)
+    return found

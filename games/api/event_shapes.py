@@ -191,7 +191,25 @@ def player_name() -> serializers.CharField:
 
 class PlayerJoinedSerializer(ClosedShape):
     """A player took the next open seat (the lowest); the first round is dealt once every
-    seat is taken. Schema 2."""
+    seat is taken. Schema 3."""
+
+    seat = seat_number("The seat taken: the lowest open one.")
+    name = player_name()
+    bot = strategy_name(
+        "The strategy of the bot that plays the seat (R13); null for a person.", allow_null=True
+    )
+    account = serializers.CharField(
+        allow_null=True,
+        max_length=20,
+        help_text="The handle of the account the seat belongs to (a built-in bot's is its "
+        "strategy's name); null for a guest's seat. An import makes every person's seat a "
+        "guest's (null).",
+    )
+
+
+class PlayerJoinedSchema2Serializer(ClosedShape):
+    """`PlayerJoined` schema 2 (before accounts: every seat a guest's): still imported and
+    replayed."""
 
     seat = seat_number("The seat taken: the lowest open one.")
     name = player_name()
@@ -435,7 +453,10 @@ class Payloads:
 
 _SHAPES: dict[str, Payloads] = {
     "GameCreated": Payloads(GameCreatedSerializer, older=(GameCreatedSchema1Serializer,)),
-    "PlayerJoined": Payloads(PlayerJoinedSerializer, older=(PlayerJoinedSchema1Serializer,)),
+    "PlayerJoined": Payloads(
+        PlayerJoinedSerializer,
+        older=(PlayerJoinedSchema1Serializer, PlayerJoinedSchema2Serializer),
+    ),
     "RoundDealt": Payloads(RoundDealtSerializer, redacted=RoundDealtRedactedSerializer),
     "CardRevealed": Payloads(CardRevealedSerializer),
     "PlayStarted": Payloads(PlayStartedSerializer),

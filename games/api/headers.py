@@ -6,8 +6,9 @@ import re
 
 from rest_framework.request import Request
 
+from accounts.credentials import AccountCredential
 from games.core.errors import InvalidRequest, InvalidToken
-from games.core.tokens import InvalidCredential, SeatCredential
+from games.core.tokens import Credential, InvalidCredential, SeatCredential
 
 #: A version as an entity tag (RFC 9110, 8.8.3): strong `"12"` or weak `W/"12"`, quoted as
 #: the syntax wants (an unquoted `12` is no entity tag); ASCII digits only (`\d` would take
@@ -24,12 +25,21 @@ MAX_IDEMPOTENCY_KEY = 255
 _IDEMPOTENCY_KEY = re.compile(rf"[!-~](?:[ -~]{{0,{MAX_IDEMPOTENCY_KEY - 2}}}[!-~])?")
 
 
-def seat_credential(request: Request) -> SeatCredential | None:
+def seat_credential(request: Request) -> Credential | None:
     """The bearer token presented, if any (checked against a game by the services); 401 for
     an `Authorization` header that is not a well-formed bearer token."""
     if isinstance(request.auth, InvalidCredential):
         raise InvalidToken(request.auth.reason)
-    return request.auth if isinstance(request.auth, SeatCredential) else None
+    return request.auth if isinstance(request.auth, SeatCredential | AccountCredential) else None
+
+
+def account_credential(request: Request) -> AccountCredential | None:
+    """The account a personal token presented stands for (None: none presented, or a seat
+    token, which an operation open to guests ignores); 401 for a revoked or unknown one."""
+    presented = request.auth
+    if isinstance(presented, InvalidCredential) and presented.personal:
+        raise InvalidToken(presented.reason)
+    return presented if isinstance(presented, AccountCredential) else None
 
 
 def etag(version: int) -> str:

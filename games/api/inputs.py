@@ -152,8 +152,9 @@ class JoinSerializer(StrictSerializer):
         required=False,
         help_text="The player's display name: 1 to 40 characters, printable (no control, "
         "format, private-use or unassigned character, no line break), not only spaces. It is "
-        "stored normalized (NFC) without the spaces around it. Required for a person; a bot "
-        "named by none is called after its strategy (`Statistician bot`).",
+        "stored normalized (NFC) without the spaces around it. Required for a guest; a bot "
+        "named by none is called after its strategy (`Statistician bot`); an account's seat "
+        "(a personal token presented) is named by its handle: send none, or the handle.",
     )
     bot = StrategyField(
         required=False,
@@ -169,12 +170,22 @@ class JoinSerializer(StrictSerializer):
         return normalized_name(value)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        bot = attrs.get("bot")
+        bot, handle = attrs.get("bot"), self.context.get("account")
+        if bot is None and handle is not None:
+            return {"name": _account_seat_name(attrs.get("name"), handle)}
         if "name" not in attrs:
             if bot is None:
                 raise serializers.ValidationError({"name": ["This field is required."]})
             attrs["name"] = bots.default_name(bot)
         return attrs
+
+
+def _account_seat_name(name: str | None, handle: str) -> str:
+    """An account's seat is named by its handle: sent as is (any case), or left out."""
+    if name is not None and name.lower() != handle.lower():
+        message = f"An account's seat is named by its handle ({handle}): send no name."
+        raise serializers.ValidationError({"name": [message]})
+    return handle
 
 
 #: A grid position's bounds (R1: 4 columns of 3 rows), for every field that takes one.

@@ -13,8 +13,8 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.response import Response
 
+from accounts.errors import Refusal
 from engine import ALL_RULE_ERRORS, RuleError
-from games.core.errors import ServiceError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 #: A 401 names the scheme it wants (RFC 9110, 11.6.1).
@@ -244,6 +244,65 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         "the number of seconds in `Retry-After`; a plain poll (`GET /api/v1/games/{id}/events` "
         "without `wait`) is never refused this way.",
     ),
+    "invalid_account": ProblemType(
+        400,
+        "The account cannot be made so",
+        "A person's account needs a password (it logs in to the pages); a bot's account has "
+        "none (it never logs in: its tokens are its only credential).",
+        "Send `password` for `kind` `person`, and none for `kind` `bot`.",
+    ),
+    "weak_password": ProblemType(
+        400,
+        "The password is too weak",
+        "Django's password validators refused the password: too short (under 8 characters), "
+        "too common, entirely numeric, or too like the handle. `errors.password` lists why.",
+        "Choose a longer password unlike the handle (a passphrase of a few words does).",
+    ),
+    "handle_taken": ProblemType(
+        409,
+        "The handle is taken",
+        "Another account has this handle, in this case or another (`Ada` and `ada` are one "
+        "handle), or had it (a deleted account's handle is never reused), or it is reserved "
+        "(the built-in bots' names, and words such as `admin` or `api`).",
+        "Choose another handle: 3 to 20 letters, digits, `_` or `-`, starting with a letter.",
+    ),
+    "account_token_required": ProblemType(
+        401,
+        "A personal token is needed",
+        "This operation is an account's: it needs `Authorization: Bearer skyjo_pat_...`, a "
+        "personal token (a seat token is not one, nor is no token).",
+        "Create an account (`POST /api/v1/accounts`, which answers its first token) or a "
+        "token (`POST /api/v1/account/tokens`), and send it.",
+    ),
+    "missing_scope": ProblemType(
+        403,
+        "The token lacks a scope",
+        "The personal token presented is valid but was not given the scope this operation "
+        "needs; `required_scope` names it (each operation's `x-required-scopes` in the "
+        "schema lists its scopes).",
+        "Use a token with that scope, or create one (`POST /api/v1/account/tokens`).",
+    ),
+    "player_not_found": ProblemType(
+        404,
+        "No such player",
+        "No account has this handle (handles are compared whatever their case), or its "
+        "account was deleted.",
+        "Check the handle; the leaderboard and games' `players[].account` name existing ones.",
+    ),
+    "token_not_found": ProblemType(
+        404,
+        "No such token",
+        "The account has no token with this id: it was revoked already, or is another account's.",
+        "List the account's tokens (`GET /api/v1/account/tokens`) for their ids.",
+    ),
+    "account_seat_token": ProblemType(
+        409,
+        "An account's seat has no seat token",
+        "The seat belongs to an account: the account's personal tokens act for it, and there "
+        "is no seat token to rotate.",
+        "Revoke the personal token you fear is known (`DELETE /api/v1/account/tokens/{id}`) "
+        "and create another.",
+    ),
     "server_error": ProblemType(
         500,
         "Internal server error",
@@ -389,7 +448,7 @@ _PROBLEMS: tuple[tuple[type | tuple[type, ...], Callable[[Any], Response]], ...]
             e.status_code, e.problem_code, e.problem_detail, e.headers, **e.extra
         ),
     ),
-    (ServiceError, lambda e: service_problem(e)),
+    (Refusal, lambda e: service_problem(e)),
     (RuleError, lambda e: problem_response(409, e.code, e.message)),
     (
         exceptions.ValidationError,
@@ -439,12 +498,13 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
 #: Headers a problem code's answers carry.
 _HEADERS: dict[str, dict[str, str]] = {
     "invalid_token": CHALLENGE,
+    "account_token_required": CHALLENGE,
     "too_many_streams": {"Retry-After": "5"},
     "too_many_streams_from_address": {"Retry-After": "5"},
 }
 
 
-def service_problem(error: ServiceError) -> Response:
+def service_problem(error: Refusal) -> Response:
     """A service's refusal as its problem: the status from the problem table, its fields."""
     status = PROBLEM_TYPES[error.code].status
     return problem_response(

@@ -62,6 +62,12 @@ class PlayerSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     name = serializers.CharField(allow_null=True, help_text="Null for an open seat.")
     bot = serializers.CharField(allow_null=True, help_text=BOT_HELP)
+    account = serializers.CharField(
+        allow_null=True,
+        help_text="The handle of the account the seat belongs to (`GET /api/v1/players/"
+        "{handle}`; a built-in bot's is its strategy's name); null for a guest's seat or an "
+        "open one.",
+    )
     total = serializers.IntegerField(help_text="Sum of the round scores so far.")
     timeouts = serializers.IntegerField(
         min_value=0,
@@ -263,6 +269,11 @@ class GameSummarySerializer(serializers.Serializer):
         help_text="Beside `players` (same order): the strategy of the bot that plays each, "
         "null for a person (R13).",
     )
+    accounts = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        help_text="Beside `players` (same order): the handle of the account each seat belongs "
+        "to (a built-in bot's is its strategy), null for a guest's seat.",
+    )
     updated_at = serializers.DateTimeField(help_text="When the game's last event was stored.")
     totals = serializers.ListField(
         child=serializers.IntegerField(),
@@ -407,10 +418,19 @@ class BotJoinedSerializer(serializers.Serializer):
     game = GameSerializer(help_text="The game as a spectator sees it.")
 
 
-#: A join's answer: a person's seat with its token, or a bot's without.
+class AccountJoinedSerializer(serializers.Serializer):
+    """An account's seat: its personal tokens act for it, so there is no seat token."""
+
+    seat = serializers.IntegerField()
+    name = serializers.CharField(help_text="The account's handle.")
+    account = serializers.CharField(help_text="The account's handle.")
+    game = GameSerializer(help_text="The game as the new seat sees it.")
+
+
+#: A join's answer: a guest's seat with its token, an account's or a bot's without.
 JOINED = PolymorphicProxySerializer(
     component_name="JoinAnswer",
-    serializers=[JoinedSerializer, BotJoinedSerializer],
+    serializers=[JoinedSerializer, AccountJoinedSerializer, BotJoinedSerializer],
     resource_type_field_name=None,
 )
 

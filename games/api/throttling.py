@@ -18,8 +18,9 @@ from rest_framework.throttling import SimpleRateThrottle
 if TYPE_CHECKING:
     from rest_framework.views import APIView
 
+from accounts.credentials import AccountCredential
 from games.api.window_counter import take
-from games.core.tokens import SeatCredential
+from games.core.tokens import Credential, SeatCredential
 
 
 class CountingThrottle(SimpleRateThrottle):
@@ -43,7 +44,7 @@ class CountingThrottle(SimpleRateThrottle):
     def key_of(self, ident: str) -> str:
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
-    def page_key(self, request: HttpRequest, credential: SeatCredential | None) -> str | None:
+    def page_key(self, request: HttpRequest, credential: Credential | None) -> str | None:
         """The key a page request counts under: the page's seat is the one its session holds,
         not a header's (None: not limited by this throttle)."""
         return None
@@ -57,23 +58,24 @@ class AddressRateThrottle(CountingThrottle):
     def get_cache_key(self, request: Request, view: APIView | None) -> str | None:
         return self.key_of(self.get_ident(request))
 
-    def page_key(self, request: HttpRequest, credential: SeatCredential | None) -> str | None:
+    def page_key(self, request: HttpRequest, credential: Credential | None) -> str | None:
         return self.key_of(self.get_ident(request))
 
 
 class SeatTokenRateThrottle(CountingThrottle):
-    """Requests that carry a seat token, counted per token (hashed)."""
+    """Requests that carry a seat token, counted per token (hashed), or an account's token,
+    counted per account (all its tokens together)."""
 
     scope = "seat"
 
     def get_cache_key(self, request: Request, view: APIView | None) -> str | None:
         credential = request.auth
-        if not isinstance(credential, SeatCredential):
+        if not isinstance(credential, SeatCredential | AccountCredential):
             return None
-        return self.key_of(credential.token_hash)
+        return self.key_of(credential.throttle_key)
 
-    def page_key(self, request: HttpRequest, credential: SeatCredential | None) -> str | None:
-        return None if credential is None else self.key_of(credential.token_hash)
+    def page_key(self, request: HttpRequest, credential: Credential | None) -> str | None:
+        return None if credential is None else self.key_of(credential.throttle_key)
 
 
 class GameCreationThrottle(CountingThrottle):

@@ -25,6 +25,7 @@ from typing import TypeVar
 
 from django.db import IntegrityError, OperationalError, transaction
 
+from accounts import inbox
 from engine import (
     Event,
     GameState,
@@ -39,6 +40,7 @@ from games.core import clock, signals
 from games.core.errors import (
     ConcurrentUpdate,
 )
+from games.core.letters import letters_of
 from games.core.states import STATUS_OF_PHASE, new_checkpoints, snapshot_text
 from games.models import Game, Seat
 from games.store.errors import is_contention, is_unique_violation
@@ -70,9 +72,10 @@ def append_events(
     else `VersionMoved`.
 
     What the new state needs of the service (R13) goes with the events, in one transaction:
-    the seats' rows that a leave or a timeout changed, and the jobs that move its bots (unless
-    `bots_continue`: the caller is the job that moves them, and goes on) or time its turn out.
-    A game without bots or clock needs neither: its append stays one statement."""
+    the seats' rows that a leave or a timeout changed, the jobs that move its bots (unless
+    `bots_continue`: the caller is the job that moves them, and goes on) or time its turn out,
+    and the entries of its accounts' inboxes (`letters`). A game of guests without bots or
+    clock needs none: its append stays one statement."""
     now = clock.now()
     deadline = clock.deadline_after(game.turn_deadline, before, after, now)
     summary = _summary(after, deadline)
@@ -83,7 +86,8 @@ def append_events(
     seat_changes = [e for e in events if isinstance(e, PlayerLeft | SeatLeft | SeatAbandoned)]
     new_deadline = deadline if deadline != game.turn_deadline else None
     jobs = _Jobs(summary.bots_to_move and not bots_continue, new_deadline, after)
-    with store.atomic(savepoint=False) if jobs or seat_changes else nullcontext():
+    letters = letters_of(game.id, before, events, after, deadline)
+    with store.atomic(savepoint=False) if jobs or seat_changes or letters else nullcontext():
         moved = store.append(
             game.id,
             before.version,
@@ -96,6 +100,7 @@ def append_events(
         if moved:
             _change_seats(game, seat_changes)
             jobs.schedule(game)
+            inbox.deliver(letters)
     if not moved:
         raise VersionMoved()
     _moved_on(game, summary, now)

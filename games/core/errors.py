@@ -11,16 +11,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from accounts.errors import Refusal
 
-class ServiceError(Exception):
-    """A refusal with a stable problem code and a sentence for a person (`detail`)."""
 
-    code: ClassVar[str]
-
-    def __init__(self, detail: str, **extra: Any) -> None:
-        super().__init__(detail)
-        self.detail = detail
-        self.extra = extra
+class ServiceError(Refusal):
+    """A refusal of the games' use cases (as the accounts' are `Refusal`s too)."""
 
 
 class InvalidRequest(ServiceError):
@@ -58,6 +53,18 @@ class SeatPlayedByBot(ServiceError):
         super().__init__(
             f"Seat {seat} timed out too many turns in a row: the {bot} bot plays it now.",
             bot=bot,
+        )
+
+
+class AccountSeatToken(ServiceError):
+    """An account's seat has no seat token to rotate: its account's tokens act for it."""
+
+    code = "account_seat_token"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "An account's seat has no seat token: the account's own tokens act for it. "
+            "Revoke or create those instead (/api/v1/account/tokens)."
         )
 
 

@@ -14,21 +14,25 @@ the rules would not have written is refused, naming its first offending event.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from accounts.services import builtin_account_id
 from engine import (
     EMPTY,
     Event,
     GameState,
     Options,
+    replay,
 )
 from engine import state as engine_state
 from engine.audit import InvalidLog, verify_log
-from engine.events import GameCreated
+from engine.events import GameCreated, PlayerJoined
+from engine.strategies import STRATEGIES
 from games.core.append import all_or_nothing, append_events, optimistic
 from games.core.errors import GameNotFinished, InvalidHistory
 from games.core.lobby import SEED_BITS
@@ -163,7 +167,7 @@ def import_history(audited: AuditedHistory) -> Imported:
     the original's `created_at`; its events are stored now (their `at` is the import's). The
     document's `game` object agreed with its events.
     """
-    events, state, created_at = audited.events, audited.state, audited.created_at
+    (events, state), created_at = as_guests(audited.events, audited.state), audited.created_at
     first = events[0]
     assert isinstance(first, GameCreated)
     options = first.options
@@ -183,9 +187,32 @@ def import_history(audited: AuditedHistory) -> Imported:
             bot = state.bots[seat]
             token = None if bot is not None else new_token()
             token_hash = None if token is None else hash_token(token)
-            Seat.objects.create(game=game, seat=seat, name=name, token_hash=token_hash, bot=bot)
+            handle = state.accounts[seat]  # a built-in bot's, or none (`as_guests`)
+            system = None if handle is None else builtin_account_id(handle)
+            Seat.objects.create(
+                game=game,
+                seat=seat,
+                name=name,
+                token_hash=token_hash,
+                bot=bot,
+                account_id=system,
+            )
             if token is not None:
                 tokens.append({"seat": seat, "name": name, "token": token})
         return Imported(game, state, [] if finished else tokens)
 
     return optimistic(lambda _: all_or_nothing(write))
+
+
+def as_guests(events: list[Event], state: GameState) -> tuple[list[Event], GameState]:
+    """The log with every person's seat a guest's (`PlayerJoined.account` null but for the
+    built-in bots, the service's own), and its state: an import never binds seats to
+    accounts, nor writes to their inboxes (a document could name any account)."""
+    if all(handle is None or handle in STRATEGIES for handle in state.accounts):
+        return events, state
+    guests = [dataclasses.replace(e, account=None) if _a_persons(e) else e for e in events]
+    return guests, replay(guests)
+
+
+def _a_persons(event: Event) -> bool:
+    return isinstance(event, PlayerJoined) and event.account not in (None, *STRATEGIES)

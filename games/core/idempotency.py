@@ -84,6 +84,11 @@ def seat_scope(game_id: object, seat: int) -> str:
     return f"seat:{game_id}:{seat}"
 
 
+def account_scope(account_id: int) -> str:
+    """The scope of the keys of an account's requests that no seat holds yet (a join)."""
+    return f"account:{account_id}"
+
+
 def address_scope(address: str | None) -> str:
     """The scope of the keys of requests without a token: the client's address."""
     return f"address:{address or ''}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -10,6 +11,8 @@ from typing import Any
 from django.conf import settings
 from django.db.models import F, Q
 
+from accounts.credentials import AccountCredential
+from accounts.services import builtin_account_id
 from engine import (
     EMPTY,
     GameState,
@@ -25,12 +28,13 @@ from engine import (
 from games.core import bots, clock
 from games.core.append import all_or_nothing, append_events, optimistic
 from games.core.errors import (
+    AccountSeatToken,
     Forbidden,
     InvalidToken,
 )
 from games.core.reading import game_and_seat, game_uuid, get_game, refuse_if_played_by_bot
 from games.core.states import game_state, shuffler_of
-from games.core.tokens import SeatCredential, hash_token, new_token
+from games.core.tokens import Credential, hash_token, new_token
 from games.models import Game, Seat, Status
 
 SEED_BITS = 63
@@ -53,7 +57,8 @@ def create_game(*, seats: int, options: dict[str, Any] | None, seed: int | None)
 
 @dataclass(frozen=True)
 class Joined:
-    """A seat taken: a person's, with its token (shown once), or a bot's (`bot`), with none."""
+    """A seat taken: a guest's, with its token (shown once), an account's (`account`, its
+    handle) or a bot's (`bot`), with none."""
 
     game: Game
     seat: int
@@ -61,31 +66,76 @@ class Joined:
     token: str | None
     state: GameState
     bot: str | None = None
+    account: str | None = None
 
 
-def join_game(game_id: object, name: str, bot: str | None = None) -> Joined:
-    """Take the next open seat for a person, or for a bot playing strategy `bot` (R13)."""
+def join_game(
+    game_id: object, name: str, bot: str | None = None, account: AccountCredential | None = None
+) -> Joined:
+    """Take the next open seat for a guest (a seat token, shown once), for an account (its
+    handle as name; its tokens act for the seat, one seat per game: 409 `already_seated`), or
+    for a bot playing strategy `bot` (R13), whose system account the seat names."""
+    seated = _Seated.of(name, bot, account)
 
     def attempt(_: int) -> Joined:
         game = get_game(game_id)
         before = game_state(game)
-        events, after = act(before, None, Join(name, bot), shuffler_of(game))
+        join = Join(seated.name, bot, seated.handle)
+        events, after = act(before, None, join, shuffler_of(game))
         seat = events[0].seat  # type: ignore[union-attr]
-        token = None if bot is not None else new_token()
-        token_hash = None if token is None else hash_token(token)
+        token = new_token() if seated.guest else None
 
         def write() -> None:  # the seat's row with its events: both or neither
             append_events(game, before, events, after)
-            Seat.objects.create(game=game, seat=seat, name=name, token_hash=token_hash, bot=bot)
+            Seat.objects.create(
+                game=game,
+                seat=seat,
+                name=seated.name,
+                token_hash=seated.held_by(game.id, token),
+                bot=bot,
+                account_id=seated.account_id,
+            )
 
         all_or_nothing(write)
-        return Joined(game, seat, name, token, after, bot)
+        return Joined(game, seat, seated.name, token, after, bot, seated.handle)
 
     return optimistic(attempt, game_uuid(game_id))
 
 
+@dataclass(frozen=True)
+class _Seated:
+    """Who takes a seat: a guest, an account (`handle`, `account_id`), or a bot (a built-in
+    one's system account)."""
+
+    name: str
+    handle: str | None
+    account_id: int | None
+    credential: AccountCredential | None
+
+    @classmethod
+    def of(cls, name: str, bot: str | None, account: AccountCredential | None) -> _Seated:
+        if bot is not None:
+            system = builtin_account_id(bot)
+            return cls(name, None if system is None else bot, system, None)
+        if account is not None:
+            account.require("play")
+            return cls(account.handle, account.handle, account.account_id, account)
+        return cls(name, None, None, None)
+
+    @property
+    def guest(self) -> bool:
+        return self.account_id is None and self.handle is None and self.credential is None
+
+    def held_by(self, game_id: uuid.UUID, token: str | None) -> str | None:
+        """What the seat's row holds: the guest's token's hash, the account's seat hash, or
+        nothing (a bot's)."""
+        if self.credential is not None:
+            return self.credential.seat_hash(game_id)
+        return None if token is None else hash_token(token)
+
+
 def own_seat(
-    game_id: object, seat: int, credential: SeatCredential | None, *, for_write: bool = False
+    game_id: object, seat: int, credential: Credential | None, *, for_write: bool = False
 ) -> Game:
     """The game, if `credential` is `seat`'s token in it: 401 for a token of no seat of it,
     403 for another seat's."""
@@ -101,7 +151,7 @@ class LeftSeat:
     state: GameState
 
 
-def leave_seat(game_id: object, seat: int, credential: SeatCredential | None) -> LeftSeat:
+def leave_seat(game_id: object, seat: int, credential: Credential | None) -> LeftSeat:
     """Give `seat` up, authorised by its token (R13): in a waiting game the seat is open again,
     in a started one a bot (`bots.REPLACEMENT`) plays it to the end; either way the token
     stops acting at once. A finished game refuses (409 `game_finished`), and so does a seat a
@@ -113,7 +163,8 @@ def leave_seat(game_id: object, seat: int, credential: SeatCredential | None) ->
         before = game_state(game)
         refuse_if_played_by_bot(before, seat)
         events, after = act(before, seat, Leave(bots.REPLACEMENT))
-        append_events(game, before, events, after, seat_token=(seat, credential.token_hash))
+        held = credential.seat_hash(game.id)
+        append_events(game, before, events, after, seat_token=(seat, held))
         return LeftSeat(game, after)
 
     return optimistic(attempt, game_uuid(game_id))
@@ -126,7 +177,7 @@ class RotatedToken:
     token: str
 
 
-def rotate_token(game_id: object, seat: int, credential: SeatCredential | None) -> RotatedToken:
+def rotate_token(game_id: object, seat: int, credential: Credential | None) -> RotatedToken:
     """Replace `seat`'s token by a new one, authorised by its current token (401 for a token of
     no seat of this game, 403 for another seat's). The old token stops working at once.
 
@@ -134,6 +185,8 @@ def rotate_token(game_id: object, seat: int, credential: SeatCredential | None) 
     token is swapped only if it is still the one presented, so of two concurrent rotations
     with the same token one wins and the other is refused (401).
     """
+    if isinstance(credential, AccountCredential):
+        raise AccountSeatToken()
     game = own_seat(game_id, seat, credential)
     assert credential is not None
     token = new_token()
@@ -148,7 +201,7 @@ def listed_games(query: dict[str, Any]) -> Any:
     """The games a lobby's validated `query` selects (`status`, `seats`, `open_seats`,
     `seeded`; stale games only with `stale`), in its `ordering` (the id breaks ties), their
     seats fetched with them: the API's list and the web lobby show the same games."""
-    games = Game.objects.prefetch_related("seat_rows")
+    games = Game.objects.prefetch_related("seat_rows__account")
     if not query.get("stale"):
         games = games.exclude(~Q(status=Status.FINISHED), updated_at__lt=stale_before())
     if "status" in query:

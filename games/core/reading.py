@@ -18,7 +18,7 @@ from games.core.errors import (
 from games.core.resources import game_data
 from games.core.service_moves import honour_deadline
 from games.core.states import game_state
-from games.core.tokens import SeatCredential
+from games.core.tokens import Credential
 from games.models import Game, Seat, Status
 from games.store import log
 
@@ -43,13 +43,14 @@ def get_game(game_id: object) -> Game:
 
 
 def game_and_seat(
-    game_id: object, credential: SeatCredential | None, *, required: bool, for_write: bool = False
+    game_id: object, credential: Credential | None, *, required: bool, for_write: bool = False
 ) -> tuple[Game, int | None]:
     """The game and the seat `credential` stands for in it (None: a spectator), in one query
     (`for_write`: to the write database, for an action to decide on): 404 for no such game,
     401 for a token of no seat of it (or none, when `required`)."""
-    token_hash = None if credential is None else credential.token_hash
-    found = store.fetch_game(game_uuid(game_id), token_hash, for_write=for_write)
+    game_key = game_uuid(game_id)
+    token_hash = None if credential is None else credential.seat_hash(game_key)
+    found = store.fetch_game(game_key, token_hash, for_write=for_write)
     if found is not None and honour_deadline(found[0]):
         found = store.fetch_game(found[0].id, token_hash, for_write=True)
     if found is None:
@@ -86,11 +87,11 @@ def seat_bindings(game_id: uuid.UUID) -> dict[int, SeatBinding]:
     return {seat: SeatBinding(token_hash, bot) for seat, token_hash, bot in rows}
 
 
-def seat_binding(game_id: uuid.UUID, seat: int, credential: SeatCredential) -> SeatBinding:
+def seat_binding(game_id: uuid.UUID, seat: int, credential: Credential) -> SeatBinding:
     """`seat`'s binding, if `credential` still holds it (401 otherwise): what a stream of the
     seat starts with."""
     binding = seat_bindings(game_id).get(seat)
-    if binding is None or binding.token_hash != credential.token_hash:
+    if binding is None or binding.token_hash != credential.seat_hash(game_id):
         raise InvalidToken()
     return binding
 

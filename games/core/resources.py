@@ -58,6 +58,7 @@ def game_summary(game: Game) -> dict[str, Any]:
         "options": Options.from_data(game.options).to_data(),  # an older game's too, whole
         "players": [row.name for row in seated],
         "bots": [row.bot for row in seated],
+        "accounts": [None if row.account is None else row.account.handle for row in seated],
         "totals": game.totals,
         "winners": game.winners,
         "seeded": game.seeded,

@@ -19,7 +19,7 @@ from engine import (
 from engine import state as engine_state
 from engine.snapshot import StaleSnapshot, state_from_data, state_to_data
 from games import store
-from games.core.tokens import SeatCredential
+from games.core.tokens import Credential
 from games.models import Game, Status
 from games.store import log
 from games.store.warm import WARM
@@ -53,7 +53,7 @@ def game_state(game: Game, at: int | None = None) -> GameState:
     return state
 
 
-def seat_state(game: Game, credential: SeatCredential | None, seat: int | None) -> GameState:
+def seat_state(game: Game, credential: Credential | None, seat: int | None) -> GameState:
     """The game's current state, read for `seat` (None: a spectator); this process then
     remembers it for the seat's next action (`games.warm`)."""
     state = game_state(game)
@@ -147,7 +147,7 @@ def new_checkpoints(
 
 
 def update_memory(
-    game: Game, seat: int | None, credential: SeatCredential | None, state: GameState | None
+    game: Game, seat: int | None, credential: Credential | None, state: GameState | None
 ) -> None:
     """The one place this process's memory of warm games (`games.warm`) changes: `state` is
     the game's, read or written for the seat of `credential`; None forgets the game (it led
@@ -157,7 +157,7 @@ def update_memory(
     if state is None:
         WARM.forget(game.id)
     else:
-        WARM.remember(game, state, credential.token_hash, seat)
+        WARM.remember(game, state, credential.seat_hash(game.id), seat)
 
 
 def shuffler_of(game: Game) -> SeededShuffler:

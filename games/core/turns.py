@@ -23,7 +23,7 @@ from games.core.errors import (
 from games.core.reading import game_and_seat, game_uuid, refuse_if_played_by_bot
 from games.core.resources import game_data
 from games.core.states import game_state, shuffler_of, update_memory
-from games.core.tokens import SeatCredential
+from games.core.tokens import Credential
 from games.models import Game
 from games.store.warm import WARM
 
@@ -47,7 +47,7 @@ def action_fingerprint(action: dict[str, Any]) -> str:
 
 def perform_action(
     game_id: object,
-    credential: SeatCredential | None,
+    credential: Credential | None,
     action: TurnAction,
     *,
     expected_versions: frozenset[int] | None = None,
@@ -69,7 +69,7 @@ class SeatAction:
     """A seat's action as it was asked for: what each attempt of `perform_action` decides."""
 
     game_id: uuid.UUID
-    credential: SeatCredential | None
+    credential: Credential | None
     action: TurnAction
     expected_versions: frozenset[int] | None
 
@@ -103,7 +103,7 @@ def load(request: SeatAction, *, warm: bool) -> Loaded:
     """The acting seat's game and state: from memory if `warm` and it has them, else read
     (404 for no such game, 401 for a token of no seat of it)."""
     if warm and request.credential is not None:
-        found = WARM.get(request.game_id, request.credential.token_hash)
+        found = WARM.get(request.game_id, request.credential.seat_hash(request.game_id))
         if found is not None and not clock.is_overdue(found[0].turn_deadline):
             return Loaded(*found, warm=True)
     game, seat = game_and_seat(request.game_id, request.credential, required=True, for_write=True)
@@ -119,7 +119,8 @@ def decide_and_append(request: SeatAction, loaded: Loaded) -> ActionResult:
     refuse_if_played_by_bot(before, seat)
     assert request.credential is not None  # `load` found the seat of its token
     events, after = act(before, seat, request.action, shuffler_of(game))
-    append_events(game, before, events, after, seat_token=(seat, request.credential.token_hash))
+    held = request.credential.seat_hash(game.id)
+    append_events(game, before, events, after, seat_token=(seat, held))
     update_memory(game, seat, request.credential, after)
     return ActionResult(game, seat, after.version, game_data(game, after, seat))
 
@@ -142,7 +143,7 @@ def _mismatch_detail(expected: frozenset[int], version: int) -> str:
 
 
 def seat_key(
-    game_id: object, credential: SeatCredential | None, key: str, fingerprint: str
+    game_id: object, credential: Credential | None, key: str, fingerprint: str
 ) -> idempotency.Idempotency:
     """An action's Idempotency-Key, in the scope of the seat its token stands for (401 for
     a token of no seat of the game): the same key from another seat is another request."""

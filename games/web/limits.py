@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from games.api.throttling import CountingThrottle
 from games.core import game_uuid
-from games.core.tokens import SeatCredential
+from games.core.tokens import Credential
 from games.web.seats import held_credential
 
 View = Callable[..., HttpResponse]
@@ -39,12 +39,12 @@ def rate_limited(view: View) -> View:
     return limited
 
 
-def _held(request: HttpRequest, game_id: str | None) -> SeatCredential | None:
+def _held(request: HttpRequest, game_id: str | None) -> Credential | None:
     """The seat this browser holds in the page's game (None on the lobby's pages)."""
     return None if game_id is None else held_credential(request, str(game_uuid(game_id)))
 
 
-def refusal(request: HttpRequest, credential: SeatCredential | None) -> float | None:
+def refusal(request: HttpRequest, credential: Credential | None) -> float | None:
     """Seconds to wait if a limit refuses the request, else None; each limit counts it, as
     the API's do."""
     waits = [

@@ -29,7 +29,7 @@ from games.api.throttling import GameCreationThrottle, PageBotSeatThrottle
 from games.core import bots, clock
 from games.core.errors import GameNotFound, InvalidToken, ServiceError
 from games.core.resources import game_data, game_summary, seen_data
-from games.core.tokens import SeatCredential
+from games.core.tokens import Credential
 from games.models import Game, Status
 from games.web.forms import CreateGameForm, JoinForm, parse_move
 from games.web.limits import rate_limited
@@ -64,7 +64,7 @@ class Viewer:
 
     game: Game
     seat: int | None
-    credential: SeatCredential | None
+    credential: Credential | None
 
 
 def viewer(request: HttpRequest, game_id: str) -> Viewer:

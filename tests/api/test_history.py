@@ -226,7 +226,7 @@ def test_feed_version_follows_the_game(api: APIClient) -> None:
     join(api, game["id"], "Ada")
     page = feed_page(api, game["id"], after=1)
     assert page["version"] == 2 and [e["type"] for e in page["events"]] == ["PlayerJoined"]
-    assert page["events"][0]["data"] == {"seat": 0, "name": "Ada", "bot": None}
+    assert page["events"][0]["data"] == {"seat": 0, "name": "Ada", "bot": None, "account": None}
 
 
 @pytest.mark.parametrize(

@@ -183,6 +183,13 @@ def _unknown_seat() -> list[str]:
     ]
 
 
+def _already_seated() -> list[str]:
+    half = Table(3, join=False)
+    half.do(None, Join("Ada", account="ada"))
+    half.do(None, Join("a guest"))
+    return [refused(half.state, None, Join("Ada again", account="ada"))]
+
+
 def _invalid_options() -> list[str]:
     codes = []
     for make in (lambda: create_game(1), lambda: create_game(9), lambda: Options(end_score=0)):
@@ -193,6 +200,7 @@ def _invalid_options() -> list[str]:
 
 
 TRIGGERS: dict[str, Callable[[], list[str]]] = {
+    "already_seated": _already_seated,
     "not_your_turn": _not_your_turn,
     "wrong_step": _wrong_step,
     "setup_reveals_done": _setup_reveals_done,

@@ -120,14 +120,26 @@ def test_game_created_schema_1_is_upcast_to_nested_options() -> None:
 
 
 def test_player_joined_schema_1_is_a_person() -> None:
-    """Schema 2 added `bot`: every seat of a schema 1 log was a person's."""
+    """Schema 2 added `bot`: every seat of a schema 1 log was a person's (and a guest's)."""
     assert upcast("PlayerJoined", 1, {"seat": 1, "name": "Ada"}) == {
         "seat": 1,
         "name": "Ada",
         "bot": None,
+        "account": None,
     }
     assert event_from_data("PlayerJoined", {"seat": 1, "name": "Ada"}, 1) == PlayerJoined(1, "Ada")
-    assert event_to_data(PlayerJoined(1, "Ada")) == {"seat": 1, "name": "Ada", "bot": None}
+    joined = {"seat": 1, "name": "Ada", "bot": None, "account": None}
+    assert event_to_data(PlayerJoined(1, "Ada")) == joined
+
+
+def test_player_joined_schema_2_is_a_guest() -> None:
+    """Schema 3 added `account`: every seat of a schema 2 log was a guest's."""
+    v2 = {"seat": 0, "name": "Bot", "bot": "greedy"}
+    assert upcast("PlayerJoined", 2, dict(v2)) == {**v2, "account": None}
+    assert event_from_data("PlayerJoined", v2, 2) == PlayerJoined(0, "Bot", "greedy")
+    with pytest.raises(ValueError):
+        upcast("PlayerJoined", 2, {**v2, "account": "ada"})
+    assert PlayerJoined(0, "Ada", None, "ada").account == "ada"
 
 
 def test_closer_schema_1_is_upcast_to_closer_seat() -> None:

@@ -43,7 +43,7 @@ from games.api.views.common import (
 )
 from games.core import idempotency
 from games.core.resources import event_feed, game_data
-from games.core.tokens import SeatCredential
+from games.core.tokens import Credential
 from games.live.fanout import LONG_POLL, hub, release_connections
 from games.models import Game
 
@@ -111,7 +111,7 @@ class EventFeedView(PerViewerView):
 
 
 def _waited_for(
-    game: Game, after: int, seconds: int, credential: SeatCredential | None, address: str
+    game: Game, after: int, seconds: int, credential: Credential | None, address: str
 ) -> tuple[Game, int | None]:
     """The game once it is past `after`, or as it is after `seconds` (a long poll), and the
     seat `credential` stands for then: a token rotated or a seat left meanwhile answers 401,

@@ -18,7 +18,7 @@ from games.api.renderers import EventStreamRenderer, JSONRenderer
 from games.api.schema import GAME_ID, RETRY_AFTER, SEAT_OR_SPECTATOR, problems, whole_number
 from games.api.shapes import StreamFrameSerializer
 from games.api.views.common import client_address
-from games.core.tokens import SeatCredential
+from games.core.tokens import Credential
 from games.live import streams
 from games.live.fanout import STREAM, Place, hub, release_connections
 from games.live.sending import bound_sends
@@ -119,7 +119,7 @@ class StreamView(APIView):
         return response
 
 
-def _viewer(game: Game, seat: int | None, credential: SeatCredential | None) -> streams.Viewer:
+def _viewer(game: Game, seat: int | None, credential: Credential | None) -> streams.Viewer:
     """Who the stream is for, with the seat's binding as it is now (the stream ends when it
     changes)."""
     if seat is None or credential is None:

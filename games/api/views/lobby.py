@@ -16,9 +16,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.credentials import AccountCredential
 from engine.options import MAX_SEATS, MIN_SEATS
 from games import core
 from games.api.headers import (
+    account_credential,
     idempotency_key,
     if_none_match,
     seat_credential,
@@ -70,7 +72,7 @@ from games.api.views.common import (
 from games.core import bots, idempotency
 from games.core.errors import InvalidRequest
 from games.core.resources import game_data, game_summary
-from games.core.tokens import SeatCredential
+from games.core.tokens import Credential
 from games.models import Game
 
 
@@ -286,19 +288,48 @@ class JoinView(PerViewerView):
         responses={201: JOINED, **problems(400, 404, 409, 413, 415, 422)},
     )
     def post(self, request: Request, game_id: str) -> Response:
-        form = JoinSerializer(data=request.data)
+        account = account_credential(request)
+        context = {} if account is None else {"account": account.handle}
+        form = JoinSerializer(data=_body_or_empty(request), context=context)
         form.is_valid(raise_exception=True)
         name, bot = form.validated_data["name"], form.validated_data.get("bot")
+        seated = None if bot is not None else account
         what = ("join_game", core.game_uuid(game_id), name) + (() if bot is None else (bot,))
-        keyed = keyed_by_address(request, *what)
-        answer = idempotency.run(keyed, lambda _: _joined(game_id, name, bot))
+        keyed = _join_key(request, seated, what)
+        answer = idempotency.run(keyed, lambda _: _joined(game_id, name, bot, seated))
         response = answer_response(answer)
         response["Cache-Control"] = "no-store"
         return with_etag(response, answer.version or 0)
 
 
-def _joined(game_id: str, name: str, bot: str | None) -> idempotency.Answer:
-    joined = core.join_game(game_id, name, bot)
+def _body_or_empty(request: Request) -> Any:
+    """An account's join may send no body at all: it needs no field."""
+    return {} if request.data in (None, "") else request.data
+
+
+def _join_key(
+    request: Request, account: AccountCredential | None, what: tuple[Any, ...]
+) -> idempotency.Idempotency | None:
+    """A guest's join key belongs to its address, an account's to the account."""
+    key = idempotency_key(request)
+    if account is None or key is None:
+        return keyed_by_address(request, *what)
+    scope = idempotency.account_scope(account.account_id)
+    return idempotency.Idempotency(scope, key, idempotency.fingerprint(*what))
+
+
+def _joined(
+    game_id: str, name: str, bot: str | None, account: AccountCredential | None = None
+) -> idempotency.Answer:
+    joined = core.join_game(game_id, name, bot, account)
+    if joined.account is not None and bot is None:  # an account's seat: its tokens act for it
+        body = {
+            "seat": joined.seat,
+            "name": joined.name,
+            "account": joined.account,
+            "game": game_data(joined.game, joined.state, joined.seat),
+        }
+        return idempotency.Answer(201, body, joined.state.version, joined.game.id)
     if joined.token is None:  # a bot's seat: no token, and the game as anyone sees it
         view = game_data(joined.game, joined.state, None)
         body = {"seat": joined.seat, "name": joined.name, "bot": bot, "game": view}
@@ -336,7 +367,7 @@ class LeaveView(PerViewerView):
         return with_etag(answer_response(answer), answer.version or 0)
 
 
-def _left(game_id: str, seat: int, credential: SeatCredential | None) -> idempotency.Answer:
+def _left(game_id: str, seat: int, credential: Credential | None) -> idempotency.Answer:
     left = core.leave_seat(game_id, seat, credential)
     body = game_data(left.game, left.state, None)
     return idempotency.Answer(200, body, left.state.version, left.game.id)
@@ -384,7 +415,7 @@ class RotateTokenView(PerViewerView):
 
 
 #: What a seat's own operation does once authorized: (game id, seat, credential) -> answer.
-SeatOperation = Callable[[str, int, SeatCredential | None], idempotency.Answer]
+SeatOperation = Callable[[str, int, Credential | None], idempotency.Answer]
 
 
 def _seat_operation(
@@ -411,19 +442,19 @@ def _seat_key(
     operation: str,
     game_id: str,
     seat: int,
-    credential: SeatCredential | None,
+    credential: Credential | None,
 ) -> idempotency.Idempotency | None:
     """A rotation's or a leave's key belongs to the seat, like its actions'. The request
     includes the token presented and the client's address: a replay (a lost answer's retry)
     presents the token it retired, so it must come from the same address too."""
     if key is None:
         return None
-    presented = None if credential is None else credential.token_hash
+    presented = None if credential is None else credential.seat_hash(core.game_uuid(game_id))
     what = idempotency.fingerprint(operation, seat, presented, client_address(request))
     return idempotency.Idempotency(idempotency.seat_scope(game_id, seat), key, what)
 
 
-def _rotated(game_id: str, seat: int, credential: SeatCredential | None) -> idempotency.Answer:
+def _rotated(game_id: str, seat: int, credential: Credential | None) -> idempotency.Answer:
     rotated = core.rotate_token(game_id, seat, credential)
     body = {"seat": rotated.seat, "name": rotated.name, "token": rotated.token}
     game = core.game_uuid(game_id)

@@ -49,7 +49,7 @@ from games.api.views.common import (
     with_etag,
 )
 from games.core import idempotency
-from games.core.tokens import SeatCredential
+from games.core.tokens import Credential
 
 
 class ActionView(PerViewerView):
@@ -78,7 +78,7 @@ class ActionView(PerViewerView):
 
 def _acted(
     game_id: str,
-    credential: SeatCredential | None,
+    credential: Credential | None,
     data: dict[str, Any],
     expected_versions: frozenset[int] | None,
 ) -> idempotency.Answer:
