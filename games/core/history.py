@@ -210,9 +210,11 @@ def as_guests(events: list[Event], state: GameState) -> tuple[list[Event], GameS
     accounts, nor writes to their inboxes (a document could name any account)."""
     if all(handle is None or handle in STRATEGIES for handle in state.accounts):
         return events, state
-    guests = [dataclasses.replace(e, account=None) if _a_persons(e) else e for e in events]
+    guests = [_as_guest(e) for e in events]
     return guests, replay(guests)
 
 
-def _a_persons(event: Event) -> bool:
-    return isinstance(event, PlayerJoined) and event.account not in (None, *STRATEGIES)
+def _as_guest(event: Event) -> Event:
+    if isinstance(event, PlayerJoined) and event.account not in (None, *STRATEGIES):
+        return dataclasses.replace(event, account=None)
+    return event
