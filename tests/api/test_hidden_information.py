@@ -32,6 +32,8 @@ from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
+from accounts import services
+from accounts.models import Account
 from engine import (
     FULL_DECK,
     Action,
@@ -115,17 +117,30 @@ class Prefix:
     unseen: list[int]
 
 
-def dealt(seats: int, deck: tuple[int, ...], end_score: int = END_SCORE) -> GameState:
+def seat_join(seat: int, accounts: bool) -> Join:
+    """Seat `seat`'s join: a guest's, or (`accounts`) an account's, named by its handle."""
+    return Join(handle(seat), account=handle(seat)) if accounts else Join(f"P{seat}")
+
+
+def handle(seat: int) -> str:
+    return f"player{seat}"
+
+
+def dealt(
+    seats: int, deck: tuple[int, ...], end_score: int = END_SCORE, accounts: bool = False
+) -> GameState:
     state = replay(create_engine_game(seats, Options(end_score)))
     for seat in range(seats):
-        _, state = engine_act(state, None, Join(f"P{seat}"), rigged(deck))
+        _, state = engine_act(state, None, seat_join(seat, accounts), rigged(deck))
     return state
 
 
-def play_round_one(seats: int, deck: tuple[int, ...], budget: int, rng: random.Random) -> Prefix:
+def play_round_one(
+    seats: int, deck: tuple[int, ...], budget: int, rng: random.Random, accounts: bool = False
+) -> Prefix:
     """Random legal actions, stopping before the round ends or the draw pile runs out (which
     would show every card, or leave none of the dealt pile unseen)."""
-    state = dealt(seats, deck)
+    state = dealt(seats, deck, accounts=accounts)
     prefix = Prefix([], [state], [])
     while len(prefix.actions) < budget:
         seat = rng.choice(seats_to_act(state))
@@ -170,13 +185,34 @@ class Table:
 
 
 def open_table(
-    api: APIClient, decks: dict[int, tuple[int, ...]], deck: tuple[int, ...], seats: int
+    api: APIClient,
+    decks: dict[int, tuple[int, ...]],
+    deck: tuple[int, ...],
+    seats: int,
+    accounts: bool = False,
 ) -> Table:
+    """A game dealt `deck`, its seats taken by guests or (`accounts`) by accounts, whose
+    personal tokens then stand for them."""
     seed = new_seed()
     decks[seed] = deck
     game_id = create_game(api, seats, seed=seed, end_score=END_SCORE)["id"]
-    tokens = [join(api, game_id, f"P{seat}")["token"] for seat in range(seats)]
+    if not accounts:
+        tokens = [join(api, game_id, f"P{seat}")["token"] for seat in range(seats)]
+        return Table(game_id, tokens)
+    tokens = [personal_token(handle(seat)) for seat in range(seats)]
+    for token in tokens:
+        joined = api.post(f"{game_url(game_id)}/players", {}, format="json", **bearer(token))
+        assert joined.status_code == 201, joined.content
     return Table(game_id, tokens)
+
+
+def personal_token(name: str) -> str:
+    """A new token of the bot account `name` (signed up the first time: examples share a
+    database)."""
+    account = Account.objects.filter(handle=name).first()
+    if account is None:
+        return services.sign_up(name, "bot", None).token.token
+    return services.create_token(services.session_credential(account), "test", ["play"]).token
 
 
 def read(api: APIClient, url: str, token: str | None, **query: Any) -> tuple[int, Any]:
@@ -266,13 +302,39 @@ FUZZ = settings(
 def test_twin_games_answer_every_viewer_alike(
     api: APIClient, decks: dict[int, tuple[int, ...]], seats: int, seed: int, turns: int
 ) -> None:
+    play_twins(api, decks, seats, seed, turns, accounts=False)
+
+
+@FUZZ
+@given(
+    seats=st.integers(min_value=2, max_value=8),
+    seed=st.integers(min_value=0, max_value=2**32),
+    turns=st.integers(min_value=0, max_value=16),
+)
+def test_twin_games_of_accounts_answer_every_viewer_alike(
+    api: APIClient, decks: dict[int, tuple[int, ...]], seats: int, seed: int, turns: int
+) -> None:
+    """The same with every seat an account's, acted for and read by personal tokens."""
+    play_twins(api, decks, seats, seed, turns, accounts=True)
+
+
+def play_twins(
+    api: APIClient,
+    decks: dict[int, tuple[int, ...]],
+    seats: int,
+    seed: int,
+    turns: int,
+    *,
+    accounts: bool,
+) -> None:
+    """Twin games played alike: every answer to every viewer must be identical."""
     rng = random.Random(seed)
     deck = SeededShuffler(seed).deal_order(1)
-    prefix = play_round_one(seats, deck, budget=2 * seats + turns, rng=rng)
+    prefix = play_round_one(seats, deck, budget=2 * seats + turns, rng=rng, accounts=accounts)
     twin = twin_deck(deck, prefix.unseen, rng)
     assume(twin != deck)
-    first = open_table(api, decks, deck, seats)
-    second = open_table(api, decks, twin, seats)
+    first = open_table(api, decks, deck, seats, accounts)
+    second = open_table(api, decks, twin, seats, accounts)
     dealt_deck = GameEvent.objects.get(game_id=first.game_id, type="RoundDealt").payload["deck"]
     assert tuple(dealt_deck) == deck  # the rigging took
 

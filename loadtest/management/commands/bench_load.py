@@ -20,6 +20,10 @@ ratio is printed round by round too:
 2. games: each client creates a 2-seat game, joins both seats, and plays it with engine greedy
    players choosing from the served `legal_actions` (reading the view of the seat to move when
    the turn passes), then starts another game; as fast as it can (saturation);
+   With `--accounts`, a third saturated phase alternates with these two: the same games,
+   played by bot accounts (each client signs up two, `POST /api/v1/accounts`) with their
+   personal tokens instead of seat tokens; `account_ratio` is its actions per second over the
+   seat tokens' (an account's token is looked up once a second, never once per request);
 3. paced: the same, the players pausing about `--think-ms` (0.5 to 1.5 times, at random)
    before each action (skipped with `--think-ms 0`). It runs first: after the saturated
    phases its latency would also carry the database catching up with them (checkpoints,
@@ -58,6 +62,7 @@ import orjson
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from accounts.models import Account, InboxEntry, PersonalToken
 from engine import GreedyPlayer, action_to_data
 from engine.view import view_from_data
 from games.api.views.turns import action_segment
@@ -127,7 +132,17 @@ def empty_tables(url: str) -> None:
     """Start each PostgreSQL run from empty tables (comparable runs)."""
     import psycopg
 
-    models = (IdempotentResponse, GameCheckpoint, GameEvent, Seat, Game, Ping)
+    models = (
+        IdempotentResponse,
+        GameCheckpoint,
+        GameEvent,
+        Seat,
+        Game,
+        Ping,
+        InboxEntry,
+        PersonalToken,
+        Account,
+    )
     tables = [m._meta.db_table for m in models]
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("TRUNCATE " + ", ".join(f'"{table}"' for table in tables))
@@ -381,13 +396,21 @@ def bare_client(client: httpx.Client, index: int, gate: Gate, tally: Tally) -> N
 
 
 def game_client(
-    client: httpx.Client, index: int, gate: Gate, tally: Tally, *, think: float = 0.0
+    client: httpx.Client,
+    index: int,
+    gate: Gate,
+    tally: Tally,
+    *,
+    think: float = 0.0,
+    accounts: bool = False,
 ) -> None:
     """Play games one after another; with `think` (seconds), the player pauses about that long
-    (0.5 to 1.5 times, at random) before each of its actions."""
+    (0.5 to 1.5 times, at random) before each of its actions; with `accounts`, as two bot
+    accounts of its own, by their personal tokens."""
     player = GreedyPlayer()
     rng = random.Random(index)
     games = 0
+    personal = _sign_up_two(client, index) if accounts else None
     while gate.wait():
         games += 1
         pause = (lambda: rng.uniform(0.5, 1.5) * think) if think else None
@@ -399,11 +422,21 @@ def game_client(
                 gate=gate,
                 tally=tally,
                 pause=pause,
+                personal=personal,
             )
         except Failed as failure:
             tally.error(*failure.args)
         except httpx.TransportError as error:
             tally.error("transport", repr(error))
+
+
+def _sign_up_two(client: httpx.Client, index: int) -> list[str]:
+    """Two bot accounts for client `index` (handles of its own), their first tokens."""
+    made = []
+    for seat in range(2):
+        body = {"handle": f"bench{index}s{seat}", "kind": "bot"}
+        made.append(expect(client.post("/api/v1/accounts", json=body), 201)["token"])
+    return made
 
 
 def expect(answer: httpx.Response, status: int) -> dict[str, Any]:
@@ -424,16 +457,23 @@ def play_one_game(
     gate: Gate,
     tally: Tally,
     pause: Callable[[], float] | None = None,
+    personal: list[str] | None = None,
 ) -> None:
-    """Create a 2-seat game, join it, play it with `player` until it ends or the benchmark
-    does, waiting whenever the gate closes (`pause()`: seconds to think before each action)."""
+    """Create a 2-seat game, join it (as guests, or with the `personal` tokens of two
+    accounts), play it with `player` until it ends or the benchmark does, waiting whenever the
+    gate closes (`pause()`: seconds to think before each action)."""
     game = expect(client.post(GAMES, json={"seats": 2, "seed": seed}), 201)
     url = f"{GAMES}/{game['id']}"
     tokens = []
     last: dict[str, Any] = {}
     for seat in range(2):
-        joined = expect(client.post(f"{url}/players", json={"name": f"Bot {seat}"}), 201)
-        tokens.append(joined["token"])
+        if personal is None:
+            joined = expect(client.post(f"{url}/players", json={"name": f"Bot {seat}"}), 201)
+            tokens.append(joined["token"])
+        else:
+            headers = {"Authorization": f"Bearer {personal[seat]}"}
+            joined = expect(client.post(f"{url}/players", json={}, headers=headers), 201)
+            tokens.append(personal[seat])
         last = joined["game"]
     tally.others.extend([time.monotonic()] * 3)
     tally.games_started += 1
@@ -496,6 +536,12 @@ class Command(BaseCommand):
             help="a third phase: players pause about this long before each action; its "
             "latencies are p50/p95/p99 (0: no such phase, the saturated latencies are)",
         )
+        parser.add_argument(
+            "--accounts",
+            action="store_true",
+            help="a third saturated phase: the same games played with personal tokens of bot "
+            "accounts; `account_ratio` is its actions per second over the seat tokens'",
+        )
         parser.add_argument("--server-log", default=None, help="append the server's output here")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -537,16 +583,21 @@ class Command(BaseCommand):
                     pools["paced"] = paced_pool
                     # Every client creates and joins its first game at once: let that pass.
                     run_slice(paced_pool, server, warmup + 2 * think, seconds, postgres=postgres)
+            as_accounts = functools.partial(game_client, accounts=True)
             with (
                 client_pool(server, clients, bare_client) as bare_pool,
                 client_pool(server, clients, game_client) as games_pool,
+                client_pool(server, clients if options["accounts"] else 0, as_accounts) as mine,
             ):
                 pools.update(bare=bare_pool, games=games_pool)
+                phases = [bare_pool, games_pool]
+                if options["accounts"]:
+                    pools["accounts"] = mine
+                    phases.append(mine)
                 for index in range(rounds):
                     # ABBA (bare, games, games, bare...): a drift of the machine's speed weighs
                     # on both alike. The clients keep their games between slices.
-                    order = (bare_pool, games_pool) if index % 2 == 0 else (games_pool, bare_pool)
-                    for pool in order:
+                    for pool in phases if index % 2 == 0 else phases[::-1]:
                         run_slice(pool, server, warmup, seconds / rounds, postgres=postgres)
         summary = {name: summarise(pool) for name, pool in pools.items()}
         bare, play = summary["bare"], summary["games"]
@@ -597,6 +648,13 @@ class Command(BaseCommand):
             },
             "first_errors": [e for phase in summary.values() for e in phase["first_errors"]][:5],
         }
+        if "accounts" in summary:
+            account_phase = summary["accounts"]
+            result["account_actions_per_s"] = account_phase["per_s"]
+            result["account_ratio"] = (
+                round(account_phase["per_s"] / play["per_s"], 3) if play["per_s"] else 0
+            )
+            result["account_round_ratios"] = round_ratios(pools["games"], pools["accounts"])
         result["targets_met"] = (
             result["ratio"] >= TARGET_RATIO and result["p99_ms"] < TARGET_P99_MS and errors == 0
         )
@@ -638,6 +696,12 @@ def report(r: dict[str, Any]) -> str:
         f"{ok[r['ratio'] >= TARGET_RATIO]}); round by round: "
         + " ".join(f"{ratio:.3f}" for ratio in r["round_ratios"]),
     ]
+    if "account_ratio" in r:
+        lines.append(
+            f"  with personal tokens of accounts: {r['account_actions_per_s']:7.1f}/s, "
+            f"{r['account_ratio']:.3f} of the seat tokens' (target >= 0.95); round by round: "
+            + " ".join(f"{ratio:.3f}" for ratio in r["account_round_ratios"])
+        )
     if paced:
         lines.append(
             f"paced ({r['games']} games, players thinking ~{r['think_ms']:g} ms per move):"
