@@ -7,11 +7,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from accounts.handles import HANDLE_PATTERN
+from accounts.handles import HANDLE_PATTERN, is_well_formed
 from accounts.models import Kind
 from accounts.scopes import ALL_SCOPES, SCOPES
 from engine import POSITION_KINDS, TURN_ACTION_KINDS, TURN_ACTIONS
@@ -353,7 +352,6 @@ class SignUpSerializer(StrictSerializer):
     handle = HandleField(
         max_length=20,
         trim_whitespace=False,
-        validators=[RegexValidator(HANDLE_PATTERN, HANDLE_HELP)],
         help_text=f"The account's name, for good. {HANDLE_HELP}",
     )
     kind = serializers.ChoiceField(
@@ -369,6 +367,11 @@ class SignUpSerializer(StrictSerializer):
         help_text="A person's password, checked by Django's validators (at least 8 characters, "
         "not common, not all digits, unlike the handle). None for a bot.",
     )
+
+    def validate_handle(self, value: str) -> str:
+        if not is_well_formed(value):
+            raise serializers.ValidationError(HANDLE_HELP)
+        return value
 
 
 class ScopeField(serializers.ChoiceField):

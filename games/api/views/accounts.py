@@ -269,7 +269,7 @@ class MyGamesView(PerViewerView):
         chosen = query.validated_data
         paginator = GamePagination(chosen["limit"], chosen["offset"])
         entries = core.my_games(credential, chosen.get("status"))
-        page = paginator.paginate_queryset(entries, request, view=self)  # type: ignore[arg-type]
+        page = paginator.paginate_queryset(entries, request, view=self)
         return paginator.get_paginated_response(page or [])
 
 
