@@ -8,6 +8,7 @@ dotted path, and fields only ever read by reflection. (Vulture parses it; it is 
 
 # ruff: noqa: B018
 
+from accounts import apps as accounts_apps
 from engine.state import GameState, Grid
 from engine.view import LastAction
 from games import apps
@@ -24,9 +25,11 @@ from games.api import (
 from games.api.inputs import GameListQuerySerializer
 from games.api.server_errors import install_in_gunicorn
 from games.api.shapes import (
+    AccountGameSerializer,
     GameListSerializer,
     HistorySerializer,
     LastActionSerializer,
+    PlayerProfileSerializer,
 )
 from games.core import bots
 from games.live.fanout import hub
@@ -38,6 +41,7 @@ from skyjo_service.env import env_bool, env_float, env_int, env_list
 # Named in skyjo_service/settings.py (INSTALLED_APPS, MIDDLEWARE, REST_FRAMEWORK,
 # SPECTACULAR_SETTINGS), which vulture does not read, like gunicorn.conf.py.
 apps.GamesConfig
+accounts_apps.AccountsConfig
 loadtest_apps.LoadtestConfig
 middleware.RequestBodyLimitMiddleware
 authentication.SeatTokenAuthentication
@@ -49,6 +53,7 @@ schema.add_links
 schema.require_action_bodies
 schema.optional_auth_by_default
 schema.join_needs_a_name_or_a_bot
+schema.play_scope_on_seat_operations
 bots.STRATEGY_NAMES  # the schema's enum `Strategy` (ENUM_NAME_OVERRIDES)
 env_bool, env_float, env_int, env_list
 install_in_gunicorn
@@ -74,6 +79,8 @@ GameListSerializer.previous
 HistorySerializer.format_version
 schema.ProblemSerializer.current_version, schema.ProblemSerializer.rule_code
 Seat.joined_at
+PlayerProfileSerializer.games_played, PlayerProfileSerializer.games_won
+AccountGameSerializer.your_turn
 GameListQuerySerializer.stale  # read from the validated query by services.listed_games
 
 # The engine's inspection API, used by the engine's tests (a cell's state; every card in play,

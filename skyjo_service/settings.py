@@ -394,6 +394,16 @@ SEAT_TOKEN_SCHEME = {
     "game only; without it you read games as a spectator.",
 }
 
+#: An account's personal token (`skyjo_pat_...`), given by sign-up and by token creation.
+ACCOUNT_TOKEN_SCHEME = {
+    "type": "http",
+    "scheme": "bearer",
+    "description": "A personal token of an account (`skyjo_pat_` and 43 characters), answered "
+    "once by `create_account` or `create_token`. It lasts across games; each operation names "
+    "the scopes it needs (`x-required-scopes`), and a token without them is refused with 403 "
+    "`missing_scope`. For an account's seat it acts as the seat's token (scope `play`).",
+}
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Skyjo service API",
     "VERSION": "1.0.0",
@@ -405,6 +415,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     "ENUM_NAME_OVERRIDES": {
         "GameStatus": "games.api.shapes.GAME_STATUSES",
+        "AccountKind": "games.api.shapes.ACCOUNT_KINDS",
+        "Scope": "games.api.shapes.SCOPE_NAMES",
         "CellState": "games.api.shapes.CELL_STATES",
         "CardSource": "games.api.shapes.CARD_SOURCES",
         "ActionKind": "games.api.shapes.ACTION_KINDS",
@@ -419,7 +431,9 @@ SPECTACULAR_SETTINGS = {
         # The `type` of each event's schema (games.api.event_shapes): an enum of one value.
         **{f"{name}EventType": [name] for name in EVENT_TYPES},
     },
-    "APPEND_COMPONENTS": {"securitySchemes": {"SeatToken": SEAT_TOKEN_SCHEME}},
+    "APPEND_COMPONENTS": {
+        "securitySchemes": {"SeatToken": SEAT_TOKEN_SCHEME, "AccountToken": ACCOUNT_TOKEN_SCHEME}
+    },
     # OpenAPI links (create -> join -> act...), after the enum hook.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -427,12 +441,18 @@ SPECTACULAR_SETTINGS = {
         "games.api.schema.require_action_bodies",
         "games.api.schema.join_needs_a_name_or_a_bot",
         "games.api.schema.optional_auth_by_default",
+        "games.api.schema.play_scope_on_seat_operations",
     ],
     "TAGS": [
         {"name": "lobby", "description": "Create, find, join and read games."},
         {"name": "turns", "description": "A seat's actions, authenticated by its token."},
         {"name": "history", "description": "Event feeds, full histories, replays, imports."},
         {"name": "meta", "description": "The rules and the problem types, served by the API."},
+        {
+            "name": "accounts",
+            "description": "People and bots with a lasting handle, their personal tokens "
+            "(with scopes), their games and public profiles.",
+        },
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -10,6 +10,9 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from accounts.handles import HANDLE_PATTERN, is_well_formed
+from accounts.models import Kind
+from accounts.scopes import ALL_SCOPES, SCOPES
 from engine import POSITION_KINDS, TURN_ACTION_KINDS, TURN_ACTIONS
 from engine.cards import COLUMNS, ROWS
 from engine.options import (
@@ -24,7 +27,7 @@ from engine.options import (
     MIN_TURN_SECONDS,
 )
 from games.api.closed import ClosedShape
-from games.core import bots
+from games.core import ACCOUNT_GAME_STATUSES, bots
 from games.core.names import MAX_NAME_LENGTH, NAME_PATTERN, is_valid_name, normalized_name
 from games.models import Status
 
@@ -329,3 +332,81 @@ class AnyActionSerializer(serializers.Serializer):
         form = shape(data=data)
         form.is_valid(raise_exception=True)
         return dict(form.validated_data)
+
+
+#: Django's hashers take any length; a bound keeps an Argon2 hash of a huge body cheap.
+MAX_PASSWORD_LENGTH = 256
+HANDLE_HELP = (
+    "3 to 20 letters, digits, `_` or `-`, starting with a letter; unique whatever its case."
+)
+
+
+@extend_schema_field({"type": "string", "minLength": 3, "maxLength": 20, "pattern": HANDLE_PATTERN})
+class HandleField(StrictCharField):
+    """An account's handle: the schema carries its pattern (accounts.handles)."""
+
+
+class SignUpSerializer(StrictSerializer):
+    """A new account: a person (with a password, to log in to the pages) or a bot (none)."""
+
+    handle = HandleField(
+        max_length=20,
+        trim_whitespace=False,
+        help_text=f"The account's name, for good. {HANDLE_HELP}",
+    )
+    kind = serializers.ChoiceField(
+        choices=list(Kind.values),
+        help_text="`person` (needs a `password`) or `bot` (has none: its tokens are its only "
+        "credential).",
+    )
+    password = StrictCharField(
+        required=False,
+        write_only=True,
+        trim_whitespace=False,
+        max_length=MAX_PASSWORD_LENGTH,
+        help_text="A person's password, checked by Django's validators (at least 8 characters, "
+        "not common, not all digits, unlike the handle). None for a bot.",
+    )
+
+    def validate_handle(self, value: str) -> str:
+        if not is_well_formed(value):
+            raise serializers.ValidationError(HANDLE_HELP)
+        return value
+
+
+class ScopeField(serializers.ChoiceField):
+    """One scope of `accounts.scopes.SCOPES` (the schema's enum `Scope`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=list(ALL_SCOPES), **kwargs)
+
+
+class NewTokenSerializer(StrictSerializer):
+    """Another personal token of the account, holding `scopes`."""
+
+    description = StrictCharField(
+        max_length=100,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="What the token is for, to tell it apart in the list (up to 100 characters).",
+    )
+    scopes = serializers.ListField(
+        child=ScopeField(),
+        allow_empty=False,
+        max_length=len(ALL_SCOPES),
+        help_text="What the token may do: "
+        + "; ".join(f"`{scope}`: {words}" for scope, words in SCOPES.items()),
+    )
+
+
+class PlayerGamesQuerySerializer(serializers.Serializer):
+    """An account's games: filter by status (`active`: dealt and not finished) and page."""
+
+    status = QueryChoiceField(choices=[*GAME_STATUS_FILTERS, "active"], required=False)
+    limit = QueryIntegerField(min_value=1, max_value=MAX_PAGE, default=20)
+    offset = QueryIntegerField(min_value=0, max_value=MAX_OFFSET, default=0)
+
+
+class MyGamesQuerySerializer(PlayerGamesQuerySerializer):
+    status = QueryChoiceField(choices=list(ACCOUNT_GAME_STATUSES), required=False)

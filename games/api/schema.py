@@ -13,6 +13,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
+from accounts.scopes import SCOPES
 from engine import TURN_ACTION_KINDS
 from games.api.headers import IF_MATCH_PATTERN
 from games.api.problems import TITLES, codes_with_status
@@ -42,6 +43,22 @@ SEAT_ONLY: Any = [{"SeatToken": []}]
 # Optional authentication (a seat's token, or none for a spectator). `optional_auth_by_default`
 # moves it to the document's default security, which these operations inherit.
 SEAT_OR_SPECTATOR: Any = [{}, {"SeatToken": []}]
+# An account's operations: its personal token (the AccountToken scheme, also in settings).
+ACCOUNT_ONLY: Any = [{"AccountToken": []}]
+
+
+def scoped(description: str, *scopes: str) -> dict[str, Any]:
+    """`extend_schema` arguments of an account operation that needs one of `scopes`: its
+    security, its description ending with the scopes, and the `x-required-scopes` extension
+    (the scopes' names from `accounts.scopes`, the one vocabulary)."""
+    assert all(scope in SCOPES for scope in scopes)
+    needed = " or ".join(f"`{scope}`" for scope in scopes)
+    return {
+        "auth": ACCOUNT_ONLY,
+        "description": f"{description} Needs a personal token with the scope {needed} (403 "
+        "`missing_scope` without; 401 `account_token_required` with a seat token or none).",
+        "extensions": {"x-required-scopes": list(scopes)},
+    }
 
 
 class ProblemSerializer(serializers.Serializer):
@@ -416,4 +433,28 @@ def optional_auth_by_default(
             else:
                 operation.setdefault("security", [])
     result["security"] = SEAT_OR_SPECTATOR
+    return result
+
+
+#: The operations an account's seat uses with the account's personal token (scope `play`).
+PLAY_OPERATIONS = frozenset({"join_game", "leave_game", "stream_game", "list_events"}) | set(
+    ACTION_OPERATIONS
+)
+
+
+def play_scope_on_seat_operations(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: the seat operations say that an account's seat
+    is used with the account's personal token, scope `play` (`x-required-scopes`). Their
+    `security` stays as it was (the seat token, or none), so guests' clients are unchanged."""
+    for item in result.get("paths", {}).values():
+        for method, operation in item.items():
+            if method in _METHODS and operation.get("operationId") in PLAY_OPERATIONS:
+                operation["x-required-scopes"] = ["play"]
+                operation["description"] = (
+                    f"{operation.get('description', '')} For an account's seat, send the "
+                    "account's personal token (`AccountToken`, scope `play`) in place of a "
+                    "seat token."
+                ).strip()
     return result

@@ -10,12 +10,16 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from accounts.models import Kind
+from accounts.scopes import ALL_SCOPES
 from engine import EVENT_TYPES, TURN_ACTION_KINDS
 from engine.state import PHASES
 from games.api.event_shapes import feed_events, history_events
 from games.api.inputs import ACTION_SHAPES
 from games.core.history import MAX_EVENTS
 
+ACCOUNT_KINDS = list(Kind.values)
+SCOPE_NAMES = list(ALL_SCOPES)
 CELL_STATES = ["face_down", "face_up", "removed"]
 CARD_SOURCES = ["deck", "discard"]
 ACTION_KINDS = list(TURN_ACTION_KINDS)
@@ -438,3 +442,88 @@ JOINED = PolymorphicProxySerializer(
 class BotSerializer(serializers.Serializer):
     name = serializers.CharField(help_text="The strategy's name: send it as a join's `bot`.")
     description = serializers.CharField(help_text="How it plays, in one sentence.")
+
+
+# Accounts
+
+
+class AccountCreatedSerializer(serializers.Serializer):
+    handle = serializers.CharField()
+    kind = serializers.ChoiceField(choices=ACCOUNT_KINDS)
+    created_at = serializers.DateTimeField()
+    token = serializers.CharField(
+        help_text="The account's first personal token (every scope), shown this once: the "
+        "service keeps only its hash. Send it as `Authorization: Bearer <token>`."
+    )
+    scopes = serializers.ListField(child=serializers.ChoiceField(choices=SCOPE_NAMES))
+
+
+class AccountRecordSerializer(serializers.Serializer):
+    played = serializers.IntegerField(help_text="Finished games the account sat in.")
+    won = serializers.IntegerField(help_text="Finished games one of its seats won (R3).")
+    active = serializers.IntegerField(help_text="Games under way (setup or playing) it sits in.")
+
+
+OWNER_HELP = "The handle of the person who created this bot account with their token, or null."
+
+
+class AccountSerializer(serializers.Serializer):
+    handle = serializers.CharField()
+    kind = serializers.ChoiceField(choices=ACCOUNT_KINDS)
+    created_at = serializers.DateTimeField()
+    owner = serializers.CharField(allow_null=True, help_text=OWNER_HELP)
+    builtin = serializers.BooleanField(help_text="One of the service's own strategies.")
+    games = AccountRecordSerializer()
+
+
+class PlayerProfileSerializer(serializers.Serializer):
+    handle = serializers.CharField()
+    kind = serializers.ChoiceField(choices=ACCOUNT_KINDS)
+    builtin = serializers.BooleanField(
+        help_text="One of the service's own strategies (`GET /api/v1/bots`), played by it."
+    )
+    owner = serializers.CharField(allow_null=True, help_text=OWNER_HELP)
+    created_at = serializers.DateTimeField()
+    games_played = serializers.IntegerField(help_text="Finished games the player sat in.")
+    games_won = serializers.IntegerField(help_text="Finished games one of its seats won.")
+
+
+class PersonalTokenSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="Revoke it with `DELETE /api/v1/account/tokens/{id}`.")
+    description = serializers.CharField()
+    scopes = serializers.ListField(child=serializers.ChoiceField(choices=SCOPE_NAMES))
+    created_at = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(
+        allow_null=True, help_text="When it was last used, to the minute (null: never)."
+    )
+    prefix = serializers.CharField(
+        help_text="Its first 14 characters, to tell it apart (the token itself is never shown "
+        "again)."
+    )
+
+
+class NewPersonalTokenSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    token = serializers.CharField(help_text="The token, shown this once: keep it secret.")
+    description = serializers.CharField()
+    scopes = serializers.ListField(child=serializers.ChoiceField(choices=SCOPE_NAMES))
+    created_at = serializers.DateTimeField()
+
+
+class AccountGameSerializer(GameSummarySerializer):
+    seat = serializers.IntegerField(
+        help_text="The account's seat (its lowest, for a built-in bot)."
+    )
+    your_turn = serializers.BooleanField(
+        help_text="Whether the account's seat is to act now (in setup: has reveals left)."
+    )
+    turn_deadline = serializers.DateTimeField(
+        allow_null=True, help_text="When the seats to act run out of time (null: no clock)."
+    )
+
+
+class AccountGameListSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = AccountGameSerializer(many=True)

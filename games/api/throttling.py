@@ -109,3 +109,15 @@ class PageBotSeatThrottle(BotSeatThrottle):
 
     def get_cache_key(self, request: Request | HttpRequest, view: APIView | None) -> str | None:
         return self.key_of(self.get_ident(request))
+
+
+class AccountCreationThrottle(CountingThrottle):
+    """Accounts one address may create per hour: each holds a handle for good (handles are
+    never reused), so a flood of sign-ups would take names from everyone else."""
+
+    scope = "account_create"
+
+    def get_cache_key(self, request: Request | HttpRequest, view: APIView | None) -> str | None:
+        if request.method != "POST":
+            return None
+        return self.key_of(self.get_ident(request))

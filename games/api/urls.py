@@ -1,12 +1,19 @@
 from django.urls import path
 
-from games.api.views import history, live, lobby, meta, turns
+from games.api.views import accounts, history, live, lobby, meta, turns
 
 urlpatterns = [
     path("rules", meta.RulesView.as_view(), name="rules"),
     path("problems", meta.ProblemIndexView.as_view(), name="problem-types"),
     path("problems/<str:code>", meta.ProblemTypeView.as_view(), name="problem-type"),
     path("bots", lobby.BotListView.as_view(), name="bots"),
+    path("accounts", accounts.AccountListView.as_view(), name="accounts"),
+    path("account", accounts.AccountView.as_view(), name="account"),
+    path("account/tokens", accounts.TokenListView.as_view(), name="account-tokens"),
+    path("account/tokens/<int:token_id>", accounts.TokenView.as_view(), name="account-token"),
+    path("account/games", accounts.MyGamesView.as_view(), name="account-games"),
+    path("players/<str:handle>", accounts.PlayerView.as_view(), name="player"),
+    path("players/<str:handle>/games", accounts.PlayerGamesView.as_view(), name="player-games"),
     path("games", lobby.GameListView.as_view(), name="games"),
     path("games/import", history.ImportView.as_view(), name="import"),
     path("games/<str:game_id>", lobby.GameDetailView.as_view(), name="game"),

@@ -3,9 +3,10 @@ workers) may call. No DRF, no drf-spectacular, no push: a committed append is an
 `signals.game_moved`.
 
 Its rooms: reading a game and its seats (`reading`), the state at a version (`states`), the
-one append (`append`), the lobby (`lobby`), turns (`turns`), the service's own moves
-(`service_moves`), histories (`history`), idempotent answers (`idempotency`), seat tokens
-(`tokens`), what a viewer is shown (`resources`), errors, names, bots and the clock.
+one append (`append`), the lobby (`lobby`), the accounts' games (`players`), turns (`turns`),
+the service's own moves (`service_moves`), histories (`history`), idempotent answers
+(`idempotency`), seat tokens (`tokens`), what a viewer is shown (`resources`), errors, names,
+bots and the clock.
 """
 
 from games.core.append import append_events
@@ -18,6 +19,13 @@ from games.core.lobby import (
     listed_games,
     own_seat,
     rotate_token,
+)
+from games.core.players import (
+    ACCOUNT_GAME_STATUSES,
+    account_profile,
+    my_games,
+    player_games,
+    player_profile,
 )
 from games.core.reading import (
     SeatBinding,
@@ -42,11 +50,13 @@ from games.store.log import StoredEvent, engine_events
 from games.store.log import events as logged_events
 
 __all__ = [
+    "ACCOUNT_GAME_STATUSES",
     "STATUS_OF_PHASE",
     "ActionResult",
     "AuditedHistory",
     "SeatBinding",
     "StoredEvent",
+    "account_profile",
     "action_fingerprint",
     "append_events",
     "checkpoint_every",
@@ -64,9 +74,12 @@ __all__ = [
     "leave_seat",
     "listed_games",
     "logged_events",
+    "my_games",
     "own_seat",
     "perform_action",
     "play_bots",
+    "player_games",
+    "player_profile",
     "replay_data",
     "rotate_token",
     "seat_binding",

@@ -212,6 +212,7 @@ def test_list_games_summaries(api: APIClient) -> None:
         },
         "players": ["Ada", "Grace"],
         "bots": [None, None],
+        "accounts": [None, None],  # guests' seats
         "totals": [0, 0, 0],
         "winners": None,
         "seeded": True,  # create_game sends a seed

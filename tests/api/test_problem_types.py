@@ -12,6 +12,7 @@ import pytest
 import yaml
 from rest_framework.test import APIClient
 
+from accounts import services
 from engine import ALL_RULE_ERRORS
 from games.api.problems import PROBLEM_TYPES
 from games.core import errors
@@ -103,7 +104,9 @@ def _operations() -> list[tuple[str, str, dict[str, Any]]]:
 
 
 def _concrete(path: str, game_id: str) -> str:
-    return path.replace("{game_id}", game_id).replace("{seat}", "0").replace("{code}", "throttled")
+    concrete = path.replace("{game_id}", game_id).replace("{seat}", "0")
+    concrete = concrete.replace("{token_id}", "1").replace("{handle}", "greedy")
+    return concrete.replace("{code}", "throttled")
 
 
 def test_another_method_is_a_documented_405_problem_with_allow(api: APIClient) -> None:
@@ -119,12 +122,15 @@ def test_another_method_is_a_documented_405_problem_with_allow(api: APIClient) -
 
 def test_a_body_that_is_not_json_is_a_documented_415_problem(api: APIClient) -> None:
     game_id, tokens = start_game(api, 2)
+    personal = services.sign_up("ada", "bot", None).token.token
     posts = [(path, operation) for path, method, operation in _operations() if method == "post"]
     assert len(posts) >= 8
     for path, operation in posts:
         assert "415" in operation["responses"], path
+        # Who you are before what you sent: an account's operation is called with its token.
+        token = personal if {"AccountToken": []} in operation.get("security", []) else tokens[0]
         response = api.post(
-            _concrete(path, game_id), "seats=2", content_type="text/plain", **bearer(tokens[0])
+            _concrete(path, game_id), "seats=2", content_type="text/plain", **bearer(token)
         )
         assert_problem(response, 415, "unsupported_media_type")
 
