@@ -390,3 +390,71 @@ def test_old_history_files_parse_into_their_schema_1_models(python_client: Modul
         assert all(isinstance(e.data.closer, int) for e in old)
         current = [e for e in parsed.events if e.type_.value == "GameCreated"]
         assert isinstance(current[0].data, getattr(models, f"GameCreated{suffix}"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_accounts_and_a_guest_play_to_the_end(
+    python_client: ModuleType, live_server: Any
+) -> None:
+    """Two bot accounts (signed up through the SDK) and a guest: the accounts' personal tokens
+    act for their seats, the guest's seat token for its own, and the game ends."""
+    from skyjo_service_api_client import AuthenticatedClient, Client
+    from skyjo_service_api_client.api.accounts import create_account, get_account
+    from skyjo_service_api_client.api.lobby import create_game, get_game, join_game
+    from skyjo_service_api_client.models import (
+        Account,
+        AccountCreated,
+        AccountJoined,
+        AccountKind,
+        CreateGameRequest,
+        Game,
+        GameStatus,
+        Joined,
+        JoinRequest,
+        OptionsRequest,
+        SignUpRequest,
+    )
+
+    lobby = Client(base_url=live_server.url, raise_on_unexpected_status=True)
+
+    def authenticated(token: str) -> Any:
+        return AuthenticatedClient(
+            base_url=live_server.url, token=token, raise_on_unexpected_status=True
+        )
+
+    body = CreateGameRequest(seats=3, options=OptionsRequest(end_score=END_SCORE), seed=GAME_SEED)
+    game = create_game.sync(client=lobby, body=body)
+    assert isinstance(game, Game)
+    seats = []
+    for handle in ("ada", "bob"):
+        signed = create_account.sync(
+            client=lobby, body=SignUpRequest(handle=handle, kind=AccountKind.BOT)
+        )
+        assert isinstance(signed, AccountCreated) and signed.token.startswith("skyjo_pat_")
+        client = authenticated(signed.token)
+        joined = join_game.sync(game.id, client=client, body=JoinRequest())
+        assert isinstance(joined, AccountJoined)
+        assert (joined.name, joined.account, joined.game.you) == (handle, handle, len(seats))
+        seats.append(client)
+    guest = join_game.sync(game.id, client=lobby, body=JoinRequest(name="Cyd"))
+    assert isinstance(guest, Joined) and guest.game.status == GameStatus.SETUP
+    seats.append(authenticated(guest.token))
+
+    rng, used, actions = random.Random(CHOICE_SEED), Counter[str](), 0
+    while True:
+        views = [get_game.sync(game.id, client=client) for client in seats]
+        assert [view.you for view in views] == [0, 1, 2]
+        if views[0].status == GameStatus.FINISHED:
+            break
+        for seat, view in enumerate(views):
+            if view.legal_actions:
+                answer = _act(seats[seat], game.id, _choose(view.legal_actions, used, rng), False)
+                assert answer.status_code == 200, answer.content
+                actions += 1
+                break
+        assert actions < MAX_ACTIONS
+    finished = views[0]
+    assert finished.winners and [p.account for p in finished.players] == ["ada", "bob", None]
+    profile = get_account.sync(client=seats[0])
+    assert isinstance(profile, Account)
+    assert profile.handle == "ada" and profile.games.played == 1
