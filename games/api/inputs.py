@@ -145,8 +145,9 @@ class StrategyField(serializers.ChoiceField):
 
 
 class JoinSerializer(StrictSerializer):
-    """A player taking the next open seat: a person (`name`), or a bot (`bot`, and a `name`
-    if you like) that the service plays (R13)."""
+    """A player taking the next open seat: a guest (`name`), a bot (`bot`, and a `name` if you
+    like) that the service plays (R13), or an account (a personal token, no field: the seat is
+    named by its handle)."""
 
     name = NameField(
         min_length=1,
