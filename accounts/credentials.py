@@ -2,10 +2,11 @@
 stored as a SHA-256; and who a presented one stands for (`resolve`).
 
 A request must not cost a query to learn who its token is (`bench_load` with account tokens),
-so each process keeps what it learnt of a token for `ACCOUNT_TOKEN_FRESH_SECONDS` (at most 1):
-a revoked token, or one of a deleted account, is refused by every process within that time.
-`last_used_at` is written when a token is looked up and its stored time is a minute old, so
-at most once a minute, never once per request.
+so each process keeps the tokens it found valid, and checks them all again in one query every
+`ACCOUNT_TOKEN_FRESH_SECONDS` (at most 1): a revoked token, or one of a deleted account, is
+refused by every process within that time. `last_used_at` is written when a token is first
+looked up, and then once a minute for the tokens used in it, where a minute old: never once
+per request.
 """
 
 from __future__ import annotations
@@ -81,44 +82,94 @@ def account_seat_hash(account_id: int, game_id: uuid.UUID) -> str:
 
 
 class _Remembered:
-    """What this process learnt of presented tokens, and when (a lock: threaded workers)."""
+    """The valid tokens this process has seen, kept until they are found revoked: every
+    `ACCOUNT_TOKEN_FRESH_SECONDS` (at most 1) the first request to come checks them all again
+    in one query (`_recheck`), so a process costs that query a second, not one a request or
+    one per token; and once a minute it notes the use of those that were used (`_note_uses`).
+    A lock: threaded workers."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._found: dict[str, tuple[float, AccountCredential | None]] = {}
+        self._found: dict[str, AccountCredential] = {}
+        self._used: set[str] = set()
+        self._checked_at = self._noted_at = time.monotonic()
 
-    def get(self, token_hash: str) -> tuple[bool, AccountCredential | None]:
+    def credential(self, token_hash: str) -> AccountCredential | None:
+        self._recheck_if_due()
         with self._lock:
-            kept = self._found.get(token_hash)
-        if kept is None or kept[0] < time.monotonic():
-            return False, None
-        return True, kept[1]
-
-    def keep(self, token_hash: str, found: AccountCredential | None) -> None:
-        fresh_until = time.monotonic() + min(settings.ACCOUNT_TOKEN_FRESH_SECONDS, 1.0)
+            found = self._found.get(token_hash)
+        if found is None:
+            found = _look_up(token_hash)  # unknown tokens are not kept: the throttles bound them
+            if found is None:
+                return None
+            with self._lock:
+                if len(self._found) >= _KEPT:
+                    self._found.clear()  # a flood of new tokens does not grow the process
+                self._found[token_hash] = found
         with self._lock:
-            if len(self._found) > 10_000:
-                self._found.clear()  # a flood of made-up tokens does not grow the process
-            self._found[token_hash] = (fresh_until, found)
+            self._used.add(token_hash)
+        return found
 
     def forget(self) -> None:
         """Drop everything (a revocation in this process is seen at once)."""
         with self._lock:
             self._found.clear()
 
+    def _recheck_if_due(self) -> None:
+        now = time.monotonic()
+        fresh = min(settings.ACCOUNT_TOKEN_FRESH_SECONDS, 1.0)
+        with self._lock:
+            if now - self._checked_at < fresh:
+                return
+            self._checked_at = now  # one request rechecks; the others go on meanwhile
+            kept = list(self._found)
+            used = self._take_uses(now)
+        live = _still_live(kept)
+        with self._lock:
+            for token_hash in kept:
+                if token_hash not in live:
+                    self._found.pop(token_hash, None)
+        _note_uses(used)
+
+    def _take_uses(self, now: float) -> list[str]:
+        """The tokens used since the last note, once a minute (under the lock)."""
+        if now - self._noted_at < LAST_USED_EVERY.total_seconds():
+            return []
+        self._noted_at = now
+        used, self._used = list(self._used), set()
+        return used
+
+
+#: Tokens a process keeps at most.
+_KEPT = 10_000
+#: Hashes per query of a recheck.
+_CHUNK = 500
 
 REMEMBERED = _Remembered()
 
 
 def resolve(token: str) -> AccountCredential | None:
     """The account `token` stands for, None for a token of no live account (unknown, revoked,
-    or its account deleted): from what this process learnt within the last second at most."""
-    token_hash = hash_personal_token(token)
-    known, found = REMEMBERED.get(token_hash)
-    if not known:
-        found = _look_up(token_hash)
-        REMEMBERED.keep(token_hash, found)
-    return found
+    or its account deleted), as this process last checked, a second ago at most."""
+    return REMEMBERED.credential(hash_personal_token(token))
+
+
+def _still_live(token_hashes: list[str]) -> set[str]:
+    """Which of these tokens are still those of a live account."""
+    live: set[str] = set()
+    for start in range(0, len(token_hashes), _CHUNK):
+        chunk = token_hashes[start : start + _CHUNK]
+        rows = PersonalToken.objects.filter(token_hash__in=chunk, account__deleted_at__isnull=True)
+        live.update(rows.values_list("token_hash", flat=True))
+    return live
+
+
+def _note_uses(token_hashes: list[str]) -> None:
+    """`last_used_at` moved on for these tokens, where a minute old."""
+    if token_hashes:
+        now = timezone.now()
+        stale = Q(last_used_at__isnull=True) | Q(last_used_at__lt=now - LAST_USED_EVERY)
+        PersonalToken.objects.filter(stale, token_hash__in=token_hashes).update(last_used_at=now)
 
 
 def _look_up(token_hash: str) -> AccountCredential | None:

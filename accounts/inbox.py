@@ -2,23 +2,26 @@
 stream sends. Entries are delivered in the transaction of the write that causes them (a
 game's append): no entry without its cause, no cause without its entry.
 
-A delivery moves the account's `inbox_version` on under its row's lock, so the entries of one
-account commit in the order of their numbers and a reader resuming after N misses none. The
-accounts are locked in the order of their ids: two deliveries to the same accounts never wait
-for each other in a circle. Once committed, `inbox_written` tells the push (the API's account
-stream, connected in `games.apps`); on PostgreSQL the same transaction notifies
-`INBOX_CHANNEL`, for the other processes.
+Each entry is numbered after its account's last one, and the unique (account, sequence) index
+makes a concurrent writer of the same number wait, then fail and retry: so the entries of one
+account commit in the order of their numbers and a reader resuming after N misses none. A
+delivery costs one statement a letter (a turn's `your_turn` is one). Once committed,
+`inbox_written` tells the push (the API's account stream, connected in `games.apps`); on
+PostgreSQL the same statement notifies `INBOX_CHANNEL`, for the other processes.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import functools
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import django.dispatch
 from django.db import connections, router, transaction
+from django.utils import timezone
 
 from accounts.handles import handle_key
 from accounts.models import Account, InboxEntry
@@ -40,66 +43,58 @@ class Letter:
 
 def deliver(letters: Sequence[Letter]) -> None:
     """Append `letters` to their accounts' inboxes, in the caller's transaction (a deleted
-    account's are dropped)."""
+    account's are dropped): one statement a letter, which numbers it after the account's last
+    committed entry. Two writers numbering the same entry at once collide on the unique
+    (account, sequence) index, and the later one's transaction is rolled back (its caller
+    retries, as after any lost race): so an entry is only ever numbered after every lower one
+    has committed, and a reader resuming after N misses none."""
     if not letters:
         return
-    by_account: dict[str, list[Letter]] = defaultdict(list)
-    for letter in letters:
-        by_account[handle_key(letter.handle)].append(letter)
     alias = router.db_for_write(InboxEntry)
-    with transaction.atomic(using=alias, savepoint=False):
-        rows, delivered = _numbered(alias, by_account)
-        InboxEntry.objects.using(alias).bulk_create(rows)
-        _notify(alias, delivered)
-
-
-def _numbered(
-    alias: str, by_account: dict[str, list[Letter]]
-) -> tuple[list[InboxEntry], list[tuple[int, int]]]:
-    """The entries with their numbers, each account's counter moved on (its row locked)."""
-    ids = dict(
-        Account.objects.using(alias)
-        .filter(handle_key__in=list(by_account), deleted_at__isnull=True)
-        .values_list("handle_key", "id")
-    )
-    rows: list[InboxEntry] = []
-    delivered: list[tuple[int, int]] = []
-    for key, account_id in sorted(ids.items(), key=lambda item: item[1]):
-        letters = by_account[key]
-        last = _move_counter(alias, account_id, len(letters))
-        first = last - len(letters) + 1
-        rows += [
-            InboxEntry(account_id=account_id, sequence=first + i, type=x.type, payload=x.payload)
-            for i, x in enumerate(letters)
-        ]
-        delivered.append((account_id, last))
-    return rows, delivered
-
-
-def _move_counter(alias: str, account_id: int, count: int) -> int:
-    table = connections[alias].ops.quote_name(Account._meta.db_table)
-    with connections[alias].cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} SET inbox_version = inbox_version + %s WHERE id = %s "
-            "RETURNING inbox_version",
-            [count, account_id],
-        )
-        return int(cursor.fetchone()[0])
-
-
-def _notify(alias: str, delivered: list[tuple[int, int]]) -> None:
     connection = connections[alias]
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            for account_id, sequence in delivered:
-                cursor.execute(
-                    "SELECT pg_notify(%s, %s)", [INBOX_CHANNEL, f"{account_id} {sequence}"]
-                )
-    for account_id, sequence in delivered:
+    statement = _deliver_sql(connection.vendor == "postgresql")
+    delivered: dict[int, int] = {}
+    with transaction.atomic(using=alias, savepoint=False), connection.cursor() as cursor:
+        for letter in letters:
+            cursor.execute(statement, _params(letter))
+            for account_id, sequence in cursor.fetchall():
+                delivered[account_id] = sequence
+    for account_id, sequence in delivered.items():
         transaction.on_commit(
-            lambda a=account_id, s=sequence: inbox_written.send(Account, account_id=a, sequence=s),
+            partial(inbox_written.send, Account, account_id=account_id, sequence=sequence),
             using=alias,
         )
+
+
+def _params(letter: Letter) -> dict[str, Any]:
+    return {
+        "type": letter.type,
+        "payload": json.dumps(letter.payload),
+        "at": timezone.now(),
+        "handle": handle_key(letter.handle),
+        "channel": INBOX_CHANNEL,
+    }
+
+
+@functools.cache
+def _deliver_sql(postgresql: bool) -> str:
+    """One letter's insert, numbered after its account's last entry, answering the account
+    and the number; on PostgreSQL also notifying `INBOX_CHANNEL` (the other processes)."""
+    entries, accounts = InboxEntry._meta.db_table, Account._meta.db_table
+    payload = "%(payload)s::jsonb" if postgresql else "%(payload)s"
+    insert = (
+        f'INSERT INTO "{entries}" (account_id, sequence, type, payload, created_at) '
+        f'SELECT a.id, COALESCE((SELECT MAX(e.sequence) FROM "{entries}" e '
+        f"WHERE e.account_id = a.id), 0) + 1, %(type)s, {payload}, %(at)s "
+        f'FROM "{accounts}" a WHERE a.handle_key = %(handle)s AND a.deleted_at IS NULL '
+        "RETURNING account_id, sequence"
+    )
+    if not postgresql:
+        return insert
+    return (
+        f"WITH delivered AS ({insert}) SELECT account_id, sequence FROM delivered, "
+        "LATERAL (SELECT pg_notify(%(channel)s, account_id || ' ' || sequence)) AS told"
+    )
 
 
 def entries(account_id: int, after: int, limit: int = 500) -> list[InboxEntry]:
@@ -109,5 +104,6 @@ def entries(account_id: int, after: int, limit: int = 500) -> list[InboxEntry]:
 
 
 def last_sequence(account_id: int) -> int:
-    found = Account.objects.filter(pk=account_id).values_list("inbox_version", flat=True)
-    return found.first() or 0
+    """The number of the account's last entry (0: none yet)."""
+    rows = InboxEntry.objects.filter(account_id=account_id).order_by("-sequence")
+    return rows.values_list("sequence", flat=True).first() or 0

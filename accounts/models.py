@@ -37,9 +37,6 @@ class Account(models.Model):
     builtin = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     deleted_at = models.DateTimeField(null=True, blank=True)
-    # The last sequence number of the account's inbox (0: empty); every delivery moves it on
-    # under the row's lock, so the inbox's entries commit in the order of their numbers.
-    inbox_version = models.PositiveIntegerField(default=0)
 
     def __str__(self) -> str:
         return self.handle

@@ -31,7 +31,6 @@ class Migration(migrations.Migration):
                 ("builtin", models.BooleanField(default=False)),
                 ("created_at", models.DateTimeField(auto_now_add=True)),
                 ("deleted_at", models.DateTimeField(blank=True, null=True)),
-                ("inbox_version", models.PositiveIntegerField(default=0)),
                 (
                     "owner",
                     models.ForeignKey(
