@@ -4,7 +4,7 @@ workers) may call. No DRF, no drf-spectacular, no push: a committed append is an
 
 Its rooms: reading a game and its seats (`reading`), the state at a version (`states`), the
 one append (`append`), the lobby (`lobby`), turns (`turns`), the service's own moves
-(`service_moves`), histories (`history`), idempotent answers (`idempotency`), seat tokens
+(`service_moves`), an account's games (`seated`), histories (`history`), idempotent answers (`idempotency`), seat tokens
 (`tokens`), what a viewer is shown (`resources`), errors, names, bots and the clock.
 """
 
@@ -28,6 +28,7 @@ from games.core.reading import (
     seat_binding,
     seat_bindings,
 )
+from games.core.seated import SeatedGame, account_games
 from games.core.service_moves import expire_turn, play_bots, sweep
 from games.core.states import (
     STATUS_OF_PHASE,
@@ -46,7 +47,9 @@ __all__ = [
     "ActionResult",
     "AuditedHistory",
     "SeatBinding",
+    "SeatedGame",
     "StoredEvent",
+    "account_games",
     "action_fingerprint",
     "append_events",
     "checkpoint_every",
