@@ -4,8 +4,9 @@ workers) may call. No DRF, no drf-spectacular, no push: a committed append is an
 
 Its rooms: reading a game and its seats (`reading`), the state at a version (`states`), the
 one append (`append`), the lobby (`lobby`), turns (`turns`), the service's own moves
-(`service_moves`), an account's games (`seated`), histories (`history`), idempotent answers (`idempotency`), seat tokens
-(`tokens`), what a viewer is shown (`resources`), errors, names, bots and the clock.
+(`service_moves`), an account's games (`seated`), histories (`history`), idempotent answers
+(`idempotency`), seat tokens (`tokens`), what a viewer is shown (`resources`), errors, names,
+bots and the clock.
 """
 
 from games.core.append import append_events

@@ -81,7 +81,7 @@ class LoginPage(LoginView):
     authentication_form = LoginForm
     redirect_authenticated_user = True
 
-    def form_valid(self, form: LoginForm) -> HttpResponse:  # type: ignore[override]
+    def form_valid(self, form: LoginForm) -> HttpResponse:
         held = kept_seats(self.request)
         response = super().form_valid(form)
         restore_seats(self.request, held)

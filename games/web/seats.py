@@ -36,7 +36,7 @@ def person_credential(request: HttpRequest) -> AccountCredential | None:
     if kept is None or kept[0] != key:
         account = account_of_user(user)
         kept = (key, None if account is None else session_credential(account))
-        request._person_credential = kept  # type: ignore[attr-defined]
+        request._person_credential = kept
     found: AccountCredential | None = kept[1]
     return found
 

@@ -2,9 +2,10 @@
 (`games.services`), never over HTTP to it and never around it.
 
 A browser's seat is its token kept in the session (`games.web.seats`), or, for a logged-in
-person, their account's seat (`games.web.accounts`); the API itself stays cookie-free. Every POST is CSRF-checked (Django's middleware). Without JavaScript every form
-posts and the page redirects to itself; with htmx (`request.htmx`) a move answers the table's
-partial, which also re-renders when the game's stream says the game moved on.
+person, their account's seat (`games.web.accounts`); the API itself stays cookie-free. Every
+POST is CSRF-checked (Django's middleware). Without JavaScript every form posts and the page
+redirects to itself; with htmx (`request.htmx`) a move answers the table's partial, which
+also re-renders when the game's stream says the game moved on.
 """
 
 from __future__ import annotations
