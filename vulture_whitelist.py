@@ -34,6 +34,8 @@ from games.api.shapes import (
 from games.core import bots
 from games.live.fanout import hub
 from games.models import Seat
+from games.web import accounts as web_accounts
+from games.web.account_forms import LoginForm, SignupForm
 from games.web.forms import CreateGameForm
 from loadtest import apps as loadtest_apps
 from skyjo_service.env import env_bool, env_float, env_int, env_list
@@ -90,3 +92,9 @@ GameState.cards_in_play
 
 # The create form's seat choices, read by the lobby's template.
 CreateGameForm.seat_fields
+
+# The accounts' pages: axes' callables named in settings (AXES_*); Django's form hooks
+# (`clean_<field>`) and auth views' attributes; a form field read by `clean`.
+web_accounts.login_handle, web_accounts.locked_out
+web_accounts.LoginPage.authentication_form, web_accounts.LoginPage.redirect_authenticated_user
+SignupForm.password_again, SignupForm.clean_handle, LoginForm.clean_username

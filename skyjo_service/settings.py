@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -42,6 +43,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "django_htmx",  # htmx 2 and its SSE extension as static files, and `request.htmx`
     "csp",  # its system checks of CONTENT_SECURITY_POLICY
+    "axes",  # login throttled per address and per handle (AXES_* below)
     "accounts",
     "games",
 ]
@@ -58,6 +60,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",  # CONTENT_SECURITY_POLICY on every answer
+    "axes.middleware.AxesMiddleware",  # a locked-out login: games.web.accounts.locked_out
 ]
 
 ROOT_URLCONF = "skyjo_service.urls"
@@ -74,6 +77,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.web.accounts.person",  # `person`: the logged-in person's handle
             ],
         },
     },
@@ -315,6 +319,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# The pages' login (games.web.accounts): the axes backend first, so that it refuses a locked-out
+# address or handle before any password is checked; the API never authenticates this way.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+LOGIN_URL = "web:login"
+LOGIN_REDIRECT_URL = "web:account"
+LOGOUT_REDIRECT_URL = "web:lobby"
+#: Failed logins before a lockout, counted per client address and, apart, per handle (a
+#: handle is locked whatever the address tried it, an address whatever handles it tried).
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+#: A lockout lasts this long after the last failed attempt (each attempt during it restarts it).
+AXES_COOLOFF_TIME = timedelta(minutes=env_float("LOGIN_COOLOFF_MINUTES", 15.0))
+AXES_RESET_ON_SUCCESS = True  # a handle's failures are forgotten once its person logs in
+#: A locked-out login answers like a wrong password, with Retry-After (games.web.accounts).
+AXES_LOCKOUT_CALLABLE = "games.web.accounts.locked_out"
+AXES_USERNAME_CALLABLE = "games.web.accounts.login_handle"
+AXES_CLIENT_IP_CALLABLE = "games.web.accounts.client_address"  # as the throttles see it
+AXES_VERBOSE = False
 #: Seconds a process trusts what it learnt of a personal token (at most 1): a revoked token,
 #: or one of a deleted account, is refused everywhere within this time.
 ACCOUNT_TOKEN_FRESH_SECONDS = env_float("ACCOUNT_TOKEN_FRESH_SECONDS", 0.5)

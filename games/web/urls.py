@@ -1,8 +1,9 @@
-"""The pages' paths: the lobby at `/`, each game's table and replay under `/games/{id}`."""
+"""The pages' paths: the lobby at `/`, each game's table and replay under `/games/{id}`, and the
+accounts' pages (`/signup`, `/login`, `/logout`, `/account`)."""
 
 from django.urls import path
 
-from games.web import views
+from games.web import accounts, views
 
 app_name = "web"
 
@@ -15,4 +16,10 @@ urlpatterns = [
     path("games/<str:game_id>/act", views.act, name="act"),
     path("games/<str:game_id>/leave", views.leave, name="leave"),
     path("games/<str:game_id>/replay", views.replay, name="replay"),
+    path("signup", accounts.signup, name="signup"),
+    path("login", accounts.LoginPage.as_view(), name="login"),
+    path("logout", accounts.LogoutPage.as_view(), name="logout"),
+    path("account", accounts.account, name="account"),
+    path("account/tokens", accounts.create_token, name="create-token"),
+    path("account/tokens/<int:token_id>/revoke", accounts.revoke_token, name="revoke-token"),
 ]

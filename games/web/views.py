@@ -1,10 +1,11 @@
 """The pages: lobby, table and replay, server-rendered, over the same use cases as the API
 (`games.services`), never over HTTP to it and never around it.
 
-A browser's seat is its token kept in the session (`games.web.seats`); the API itself stays
-cookie-free. Every POST is CSRF-checked (Django's middleware). Without JavaScript every form
-posts and the page redirects to itself; with htmx (`request.htmx`) a move answers the table's
-partial, which also re-renders when the game's stream says the game moved on.
+A browser's seat is its token kept in the session (`games.web.seats`), or, for a logged-in
+person, their account's seat (`games.web.accounts`); the API itself stays cookie-free. Every
+POST is CSRF-checked (Django's middleware). Without JavaScript every form posts and the page
+redirects to itself; with htmx (`request.htmx`) a move answers the table's partial, which
+also re-renders when the game's stream says the game moved on.
 """
 
 from __future__ import annotations
@@ -29,11 +30,18 @@ from games.api.throttling import GameCreationThrottle, PageBotSeatThrottle
 from games.core import bots, clock
 from games.core.errors import GameNotFound, InvalidToken, ServiceError
 from games.core.resources import game_data, game_summary, seen_data
-from games.core.tokens import Credential
+from games.core.tokens import Credential, SeatCredential
 from games.models import Game, Status
 from games.web.forms import CreateGameForm, JoinForm, parse_move
 from games.web.limits import rate_limited
-from games.web.seats import drop_seat, held_credential, held_games, hold_seat
+from games.web.seats import (
+    drop_seat,
+    games_of,
+    held_credential,
+    held_games,
+    hold_seat,
+    person_credential,
+)
 from games.web.table import table_context
 from games.web.words import Names, Seen, event_words, idle_words
 
@@ -69,13 +77,15 @@ class Viewer:
 
 def viewer(request: HttpRequest, game_id: str) -> Viewer:
     """The game and this browser's seat in it; a seat whose token stopped working (rotated
-    through the API) is forgotten and the browser watches."""
+    through the API) is forgotten and the browser watches, as does a logged-in person with no
+    seat in the game."""
     key = str(core.game_uuid(game_id))
     credential = held_credential(request, key)
     try:
         game, seat = core.game_and_seat(key, credential, required=False)
     except InvalidToken:
-        drop_seat(request, key)
+        if isinstance(credential, SeatCredential):
+            drop_seat(request, key)
         game, seat = core.game_and_seat(key, None, required=False)
         return Viewer(game, None, None)
     return Viewer(game, seat, credential)
@@ -127,12 +137,24 @@ def _render_lobby(
         "playing": _listed(Status.SETUP, Status.PLAYING),
         "finished": _listed(Status.FINISHED),
     }
-    held = held_games(request)
+    yours = _your_games(request)
+    held = held_games(request) | {game["id"] for game in yours}
     for game in lists["waiting"]:
         game["held"] = game["id"] in held
         game["join_form"] = JoinForm(auto_id=f"join-{game['id']}-%s")
-    context = {"form": form or CreateGameForm(), **lists}
+    person = person_credential(request)
+    creator = form or CreateGameForm(initial={"name": person.handle} if person else None)
+    context = {"form": creator, "yours": yours, **lists}
     return render(request, "games/lobby.html", context, status=status)
+
+
+def _your_games(request: HttpRequest) -> list[dict[str, Any]]:
+    """A logged-in person's games as lobby entries with `seat` and `your_turn` (their turn
+    first); none for a guest."""
+    person = person_credential(request)
+    if person is None:
+        return []
+    return [_entry(entry) for entry in games_of(person)]
 
 
 @require_GET
@@ -178,12 +200,16 @@ def create(request: HttpRequest) -> HttpResponse:
 
 
 def _join(request: HttpRequest, game_id: str, name: str) -> None:
-    """Take the next open seat and keep its token in the session; a refusal (the game is
-    full, or started) is said on the next page."""
+    """Take the next open seat: a logged-in person's account takes it (under its handle), a
+    guest's token is kept in the session; a refusal (the game is full, or started) is said on
+    the next page."""
     try:
-        joined = core.join_game(game_id, name)
+        joined = core.join_game(game_id, name, account=person_credential(request))
     except RuleError as error:
         messages.error(request, error.message)
+        return
+    except ServiceError as error:
+        messages.error(request, error.detail)
         return
     if joined.token is not None:  # a person's seat (a bot's has no token)
         hold_seat(request, game_id, joined.token)
@@ -193,12 +219,15 @@ def _join(request: HttpRequest, game_id: str, name: str) -> None:
 @game_page
 @rate_limited
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
-    """Take the next open seat under the name given; one seat per browser and game (the
-    session keeps one token per game)."""
-    key = str(core.game_uuid(game_id))
+    """Take the next open seat under the name given (a logged-in person's: their handle); one
+    seat per browser and game (the session keeps one token per game), and per account."""
+    seen = viewer(request, game_id)
+    key = str(seen.game.id)
     form = JoinForm(request.POST)
-    if held_credential(request, key) is not None:
+    if seen.seat is not None:
         messages.error(request, "You already hold a seat at this table.")
+    elif person_credential(request) is not None:
+        _join(request, key, "")
     elif not form.is_valid():
         messages.error(request, " ".join(form.errors.get("name", ["Give a name to join."])))
     else:

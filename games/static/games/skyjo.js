@@ -147,4 +147,17 @@
     notice.textContent = "Too many requests: wait " + wait + " seconds, then try again.";
     current.insertBefore(notice, current.firstChild);
   });
+
+  // The account page's new token: its Copy button puts it on the clipboard (the token is on
+  // the page to select by hand too, where the clipboard is not available).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-copy]");
+    if (!button) return;
+    var source = document.getElementById(button.dataset.copy);
+    var said = button.parentNode.querySelector(".copied");
+    if (!source || !navigator.clipboard) return;
+    navigator.clipboard.writeText(source.textContent).then(function () {
+      if (said) said.textContent = "Copied.";
+    });
+  });
 })();
