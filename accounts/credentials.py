@@ -113,7 +113,12 @@ REMEMBERED = _Remembered()
 def resolve(token: str) -> AccountCredential | None:
     """The account `token` stands for, None for a token of no live account (unknown, revoked,
     or its account deleted): from what this process learnt within the last second at most."""
-    token_hash = hash_personal_token(token)
+    return resolve_hash(hash_personal_token(token))
+
+
+def resolve_hash(token_hash: str) -> AccountCredential | None:
+    """`resolve` for the token whose hash is `token_hash`: what a stream opened with a token
+    asks again every second, so that it ends once the token is revoked."""
     known, found = REMEMBERED.get(token_hash)
     if not known:
         found = _look_up(token_hash)

@@ -394,6 +394,13 @@ SEAT_TOKEN_SCHEME = {
     "game only; without it you read games as a spectator.",
 }
 
+ACCOUNT_TOKEN_SCHEME = {
+    "type": "http",
+    "scheme": "bearer",
+    "description": "A personal token of an account (`skyjo_pat_...`), with scopes: it acts for "
+    "the account's seats and reads its stream.",
+}
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Skyjo service API",
     "VERSION": "1.0.0",
@@ -416,10 +423,14 @@ SPECTACULAR_SETTINGS = {
         **{f"{action.__name__}ActionKind": [kind] for kind, action in TURN_ACTIONS.items()},
         "HistoryFormatVersion": "games.api.shapes.HISTORY_FORMAT_VERSIONS",
         "StreamFrameKind": "games.api.shapes.STREAM_FRAME_EVENTS",
+        "AccountStreamFrameKind": "games.api.shapes.ACCOUNT_FRAME_EVENTS",
+        "InboxEntryType": "games.api.shapes.INBOX_ENTRY_TYPES",
         # The `type` of each event's schema (games.api.event_shapes): an enum of one value.
         **{f"{name}EventType": [name] for name in EVENT_TYPES},
     },
-    "APPEND_COMPONENTS": {"securitySchemes": {"SeatToken": SEAT_TOKEN_SCHEME}},
+    "APPEND_COMPONENTS": {
+        "securitySchemes": {"SeatToken": SEAT_TOKEN_SCHEME, "AccountToken": ACCOUNT_TOKEN_SCHEME}
+    },
     # OpenAPI links (create -> join -> act...), after the enum hook.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -433,6 +444,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "turns", "description": "A seat's actions, authenticated by its token."},
         {"name": "history", "description": "Event feeds, full histories, replays, imports."},
         {"name": "meta", "description": "The rules and the problem types, served by the API."},
+        {"name": "account", "description": "An account's stream of news across its games."},
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
