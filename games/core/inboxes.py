@@ -32,7 +32,7 @@ def unfinished_games(account_id: int) -> list[dict[str, Any]]:
 
 
 def _unfinished(game: Game, seat: int) -> dict[str, Any]:
-    to_act = list(seats_to_act(game_state(game))) if game.status == Status.PLAYING else []
+    to_act = list(seats_to_act(game_state(game))) if game.status != Status.WAITING else []
     deadline = None if game.turn_deadline is None else iso_time(game.turn_deadline)
     return {
         "game": str(game.id),

@@ -73,16 +73,18 @@ class Frame:
 
 
 def read_stream(
-    url: str, token: str, after: int | None = None, count: int | None = None, **params: Any
+    url: str, token: str, resume: int | None = None, count: int | None = None, **params: Any
 ) -> list[Frame]:
-    """One connection's frames (after `after` as `Last-Event-ID`), until it ends or
-    `count` entries came."""
-    headers = bearer(token) | ({} if after is None else {"Last-Event-ID": str(after)})
+    """One connection's frames (after `resume` as `Last-Event-ID`; `params` the query),
+    until it ends or `count` entries came."""
+    headers = bearer(token) | ({} if resume is None else {"Last-Event-ID": str(resume)})
     frames: list[Frame] = []
     with httpx.Client(base_url=url, timeout=30) as client:
         with connect_sse(client, "GET", ACCOUNT_STREAM, headers=headers, params=params) as source:
             assert source.response.status_code == 200, source.response.read()
             for sse in source.iter_sse():
+                if not sse.data:
+                    continue  # `retry:` alone
                 ident = int(sse.id) if sse.id else None
                 frames.append(Frame(ident, sse.event, json.loads(sse.data)))
                 if count is not None and len([f for f in frames if f.id]) >= count:

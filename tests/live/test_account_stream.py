@@ -49,20 +49,20 @@ def test_every_entry_once_and_in_order_from_any_point(
 ) -> None:
     token = sign_up(servers.database, "resumer")
     games = _started(client, token, 3)
-    everything = read_stream(servers.main.url, token, after=0, count=6)
+    everything = read_stream(servers.main.url, token, resume=0, count=6)
     assert [f.id for f in everything if f.id] == [1, 2, 3, 4, 5, 6]
     assert [f.event for f in everything] == ["game_started", "your_turn"] * 3
     assert [f.data["game"] for f in everything] == [g for g in games for _ in (0, 1)]
     assert everything[1].data["seat"] == 0 and everything[1].data["sequence"] == 2
     for after in range(1, 6):
-        resumed = read_stream(servers.main.url, token, after=after, count=6 - after)
+        resumed = read_stream(servers.main.url, token, resume=after, count=6 - after)
         assert resumed == everything[after:]
     queried = _read_after_query(servers.main.url, token, 4)
     assert queried == everything[4:]
 
 
 def _read_after_query(url: str, token: str, after: int) -> list[Frame]:
-    return read_stream(url, token, count=6 - after, after=None, **{"after": after})
+    return read_stream(url, token, None, 6 - after, after=after)
 
 
 def test_a_fresh_stream_starts_with_a_snapshot_then_new_entries(
@@ -156,7 +156,7 @@ def test_a_move_through_one_process_reaches_an_account_stream_on_another(
     game_id = seat_account(client, token)
     frames: list[Frame] = []
     reader = threading.Thread(
-        target=lambda: frames.extend(read_stream(servers.other.url, token, after=0, count=2))
+        target=lambda: frames.extend(read_stream(servers.other.url, token, resume=0, count=2))
     )
     reader.start()
     time.sleep(1.0)
