@@ -21,6 +21,7 @@ import json
 import os
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -92,7 +93,16 @@ class Bot:
             if game_id in self.playing or game_id in self.finished:
                 return
             self.playing.add(game_id)
-        threading.Thread(target=self.play_game, args=(game_id,), daemon=True).start()
+        threading.Thread(target=self.keep_playing, args=(game_id,), daemon=True).start()
+
+    def keep_playing(self, game_id: str) -> None:
+        """Play the game, starting again (its stream read afresh) after a failure."""
+        while True:
+            try:
+                return self.play_game(game_id)
+            except (httpx.HTTPError, RuntimeError) as error:
+                print(f"{game_id}: {error}; again in a second", file=sys.stderr, flush=True)
+                time.sleep(1)
 
     def over(self, game_id: str) -> None:
         with self.lock:
@@ -114,7 +124,13 @@ class Bot:
                     self.act(client, game_id, choose(view["legal_actions"]))
 
     def act(self, client: httpx.Client, game_id: str, action: dict[str, Any]) -> None:
-        answer = client.post(f"/api/v1/games/{game_id}/actions", json=action)
+        """Send `action`; throttled (one account's games share its limits), wait as
+        `Retry-After` says and send it again."""
+        while True:
+            answer = client.post(f"/api/v1/games/{game_id}/actions", json=action)
+            if answer.status_code != 429:
+                break
+            time.sleep(float(answer.headers.get("Retry-After", "1")))
         if answer.status_code >= 400 and answer.json().get("code") not in STALE:
             raise RuntimeError(f"{answer.status_code}: {answer.text}")
 

@@ -79,14 +79,15 @@ def read_stream(
     until it ends or `count` entries came."""
     headers = bearer(token) | ({} if resume is None else {"Last-Event-ID": str(resume)})
     frames: list[Frame] = []
-    with httpx.Client(base_url=url, timeout=30) as client:
-        with connect_sse(client, "GET", ACCOUNT_STREAM, headers=headers, params=params) as source:
-            assert source.response.status_code == 200, source.response.read()
-            for sse in source.iter_sse():
-                if not sse.data:
-                    continue  # `retry:` alone
-                ident = int(sse.id) if sse.id else None
-                frames.append(Frame(ident, sse.event, json.loads(sse.data)))
-                if count is not None and len([f for f in frames if f.id]) >= count:
-                    break
+    with (
+        httpx.Client(base_url=url, timeout=30) as client,
+        connect_sse(client, "GET", ACCOUNT_STREAM, headers=headers, params=params) as source,
+    ):
+        assert source.response.status_code == 200, source.response.read()
+        for sse in source.iter_sse():
+            if not sse.data:
+                continue  # `retry:` alone
+            frames.append(Frame(int(sse.id) if sse.id else None, sse.event, json.loads(sse.data)))
+            if count is not None and len([f for f in frames if f.id]) >= count:
+                break
     return frames

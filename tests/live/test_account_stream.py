@@ -97,11 +97,13 @@ def test_streams_end_within_a_second_of_the_token_revoked(
     ended: dict[str, float] = {}
 
     def hold(name: str, url: str) -> None:
-        with httpx.Client(base_url=servers.other.url, timeout=30) as other:
-            with other.stream("GET", url, headers=bearer(token)) as answer:
-                assert answer.status_code == 200
-                for _ in answer.iter_bytes():
-                    pass
+        with (
+            httpx.Client(base_url=servers.other.url, timeout=30) as other,
+            other.stream("GET", url, headers=bearer(token)) as answer,
+        ):
+            assert answer.status_code == 200
+            for _ in answer.iter_bytes():
+                pass
         ended[name] = time.monotonic()
 
     urls = {"account": ACCOUNT_STREAM, "seat": f"{GAMES}/{game_id}/stream"}
@@ -192,9 +194,16 @@ def test_the_example_bot_plays_ten_games_from_its_account_stream(
         games.append(game_id)
     command = [sys.executable, str(BOT), "--url", servers.main.url, "--token", token,
                "--games", "10"]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, timeout=180)
-    assert done.returncode == 0, done.stderr
-    assert "10 games over" in done.stdout
+    playing = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = playing.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        playing.kill()
+        out, err = playing.communicate()
+        states = [client.get(f"{GAMES}/{g}").json()["status"] for g in games]
+        pytest.fail(f"the bot did not finish: {states}\n{out}\n{err}")
+    assert playing.returncode == 0, err
+    assert "10 games over" in out
     for game_id in games:
         assert client.get(f"{GAMES}/{game_id}").json()["status"] == "finished"
     env = _environment(servers.database)
