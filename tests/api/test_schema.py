@@ -62,7 +62,13 @@ def test_every_operation_has_a_readable_id_tags_and_documented_errors(
         assert operation_id.isidentifier() and operation_id.islower(), operation_id
         assert "api_v1" not in operation_id, f"generated id on {method} {path}"
         ids.add(operation_id)
-        assert operation["tags"] and set(operation["tags"]) <= {"lobby", "turns", "history", "meta"}
+        assert operation["tags"] and set(operation["tags"]) <= {
+            "lobby",
+            "turns",
+            "history",
+            "meta",
+            "account",
+        }
         for status, response in operation["responses"].items():
             if status.startswith(("4", "5")):
                 content = response["content"]
