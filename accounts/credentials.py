@@ -151,7 +151,13 @@ REMEMBERED = _Remembered()
 def resolve(token: str) -> AccountCredential | None:
     """The account `token` stands for, None for a token of no live account (unknown, revoked,
     or its account deleted), as this process last checked, a second ago at most."""
-    return REMEMBERED.credential(hash_personal_token(token))
+    return resolve_hash(hash_personal_token(token))
+
+
+def resolve_hash(token_hash: str) -> AccountCredential | None:
+    """`resolve` for the token whose hash is `token_hash`: what a stream opened with a token
+    asks again while it waits, so that it ends once the token is revoked."""
+    return REMEMBERED.credential(token_hash)
 
 
 def _still_live(token_hashes: list[str]) -> set[str]:

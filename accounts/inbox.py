@@ -21,6 +21,7 @@ from typing import Any
 
 import django.dispatch
 from django.db import connections, router, transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from accounts.handles import handle_key
@@ -101,6 +102,14 @@ def entries(account_id: int, after: int, limit: int = 500) -> list[InboxEntry]:
     """The account's entries after number `after`, oldest first, at most `limit`."""
     rows = InboxEntry.objects.filter(account_id=account_id, sequence__gt=after)
     return list(rows.order_by("sequence")[:limit])
+
+
+def last_sequences(account_ids: list[int]) -> dict[int, int]:
+    """The number of each account's last entry, for those that have one (one query)."""
+    if not account_ids:
+        return {}
+    rows = InboxEntry.objects.filter(account_id__in=account_ids).values("account_id")
+    return {row["account_id"]: row["last"] for row in rows.annotate(last=Max("sequence"))}
 
 
 def last_sequence(account_id: int) -> int:

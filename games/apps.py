@@ -1,9 +1,10 @@
 """The games app's composition root: where the rooms are wired together once Django is ready.
 
 The use cases (`games.core`) announce each committed append with `signals.game_moved`; the
-push (`games.live`) listens here, so core never imports it. The HTTP side's plumbing that
-hooks into Django itself (the rate limits' table, the development server's error pages) is
-installed here too.
+push (`games.live`) listens here, so core never imports it; the same for each committed
+delivery to an account's inbox (`accounts.inbox.inbox_written`), which wakes the account
+streams. The HTTP side's plumbing that hooks into Django itself (the rate limits' table, the
+development server's error pages) is installed here too.
 """
 
 import os
@@ -21,11 +22,13 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from accounts.inbox import inbox_written
         from games.api.rate_limit_table import create_rate_limit_table
         from games.api.server_errors import send_problem_error
         from games.core.signals import game_moved
 
         game_moved.connect(_wake_streams, dispatch_uid="games.live")
+        inbox_written.connect(_wake_account_streams, dispatch_uid="games.live.inbox")
         # The shared rate limits' table, created by every migrate (games.api.rate_limit_table).
         post_migrate.connect(create_rate_limit_table, sender=self)
         self.fast_development_server()
@@ -46,3 +49,10 @@ def _wake_streams(*, game_id: uuid.UUID, version: int, **_: Any) -> None:
     from games.live.fanout import hub
 
     hub.publish(game_id, version)
+
+
+def _wake_account_streams(*, account_id: int, sequence: int, **_: Any) -> None:
+    """This process's account streams and long polls of the inbox hear of its new entries."""
+    from games.live.fanout import hub, inbox_key
+
+    hub.publish(inbox_key(account_id), sequence)

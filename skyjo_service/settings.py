@@ -453,6 +453,8 @@ SPECTACULAR_SETTINGS = {
         **{f"{action.__name__}ActionKind": [kind] for kind, action in TURN_ACTIONS.items()},
         "HistoryFormatVersion": "games.api.shapes.HISTORY_FORMAT_VERSIONS",
         "StreamFrameKind": "games.api.shapes.STREAM_FRAME_EVENTS",
+        "AccountStreamFrameKind": "games.api.shapes.ACCOUNT_FRAME_EVENTS",
+        "InboxEntryType": "games.api.shapes.INBOX_ENTRY_TYPES",
         # The `type` of each event's schema (games.api.event_shapes): an enum of one value.
         **{f"{name}EventType": [name] for name in EVENT_TYPES},
     },

@@ -330,6 +330,60 @@ class StreamFrameSerializer(serializers.Serializer):
     )
 
 
+#: The types of an account's inbox entries (`games.core.letters`).
+INBOX_ENTRY_TYPES = ["game_started", "your_turn", "game_finished"]
+#: What an account stream frame's `event` may name: an entry's type, or `snapshot`.
+ACCOUNT_FRAME_EVENTS = [*INBOX_ENTRY_TYPES, "snapshot"]
+
+
+class InboxEntrySerializer(serializers.Serializer):
+    """One entry of an account's inbox: its payload's fields beside `sequence`, `type`, `at`."""
+
+    sequence = serializers.IntegerField(help_text="Its place in the inbox: 1, 2, 3...")
+    type = serializers.ChoiceField(choices=INBOX_ENTRY_TYPES)
+    at = serializers.DateTimeField(help_text="When it was written (its move's time).")
+    game = serializers.UUIDField(help_text="The game it is about.")
+    seat = serializers.IntegerField(help_text="The account's seat in that game.")
+    version = serializers.IntegerField(
+        required=False, help_text="`your_turn`: the game's version when the turn came."
+    )
+    turn_deadline = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="`your_turn`: when the turn times out."
+    )
+    totals = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="`game_finished`."
+    )
+    winners = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="`game_finished`."
+    )
+
+
+class AccountEventsSerializer(serializers.Serializer):
+    entries = InboxEntrySerializer(many=True, help_text="The entries after `after`, in order.")
+    last_sequence = serializers.IntegerField(help_text="The inbox's last sequence now.")
+
+
+class AccountStreamFrameSerializer(serializers.Serializer):
+    """One Server-Sent Events frame of an account's stream (each frame's schema, as for a
+    game's stream)."""
+
+    id = serializers.CharField(
+        required=False,
+        help_text="The entry's sequence (send the last one back as `Last-Event-ID`); absent "
+        "on `snapshot`.",
+    )
+    event = serializers.ChoiceField(
+        choices=ACCOUNT_FRAME_EVENTS,
+        help_text="An entry's type (its `data`: the entry, as `/account/events` shows it) or "
+        '`snapshot` (its `data`: `{"sequence", "games"}`, the inbox\'s end and the '
+        "account's unfinished games).",
+    )
+    data = serializers.CharField(help_text="One line of JSON, as `event` says.")
+    retry = serializers.IntegerField(
+        required=False, help_text="Milliseconds to wait before reconnecting (the first frame)."
+    )
+
+
 class HistoryPlayerSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     name = serializers.CharField()

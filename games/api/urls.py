@@ -1,11 +1,13 @@
 from django.urls import path
 
-from games.api.views import accounts, history, live, lobby, meta, turns
+from games.api.views import account_live, accounts, history, live, lobby, meta, turns
 
 urlpatterns = [
     path("rules", meta.RulesView.as_view(), name="rules"),
     path("problems", meta.ProblemIndexView.as_view(), name="problem-types"),
     path("problems/<str:code>", meta.ProblemTypeView.as_view(), name="problem-type"),
+    path("account/stream", account_live.AccountStreamView.as_view(), name="account-stream"),
+    path("account/events", account_live.AccountEventsView.as_view(), name="account-events"),
     path("bots", lobby.BotListView.as_view(), name="bots"),
     path("accounts", accounts.AccountListView.as_view(), name="accounts"),
     path("account", accounts.AccountView.as_view(), name="account"),

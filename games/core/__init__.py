@@ -5,12 +5,13 @@ workers) may call. No DRF, no drf-spectacular, no push: a committed append is an
 Its rooms: reading a game and its seats (`reading`), the state at a version (`states`), the
 one append (`append`), the lobby (`lobby`), the accounts' games (`players`), turns (`turns`),
 the service's own moves (`service_moves`), histories (`history`), idempotent answers
-(`idempotency`), seat tokens (`tokens`), what a viewer is shown (`resources`), errors, names,
-bots and the clock.
+(`idempotency`), seat tokens (`tokens`), what a viewer is shown (`resources`), what the
+account stream needs of the games (`inboxes`), errors, names, bots and the clock.
 """
 
 from games.core.append import append_events
 from games.core.history import AuditedHistory, export_history, import_history
+from games.core.inboxes import inbox_mismatch, unfinished_games
 from games.core.lobby import (
     create_game,
     is_stale,
@@ -69,6 +70,7 @@ __all__ = [
     "game_uuid",
     "get_game",
     "import_history",
+    "inbox_mismatch",
     "is_stale",
     "join_game",
     "leave_seat",
@@ -89,4 +91,5 @@ __all__ = [
     "snapshot_text",
     "state_at",
     "sweep",
+    "unfinished_games",
 ]

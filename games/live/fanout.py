@@ -5,6 +5,9 @@ database. The hub learns of a new version from this process's own writes, from P
 notifications (every append notifies `store.NOTIFY_CHANNEL` in its own statement: one listening
 connection per process) and from a poll of the watched games' versions: SQLite's way across
 processes, and on PostgreSQL a slower safety net, so a lost notification only delays an event.
+An account's inbox is watched the same way, under the key `inbox_key(account_id)`: its
+version is the inbox's last sequence (`accounts.inbox.last_sequences`), its notifications come on
+`accounts.inbox.INBOX_CHANNEL` (the same listening connection).
 
 What a viewer is sent is read by the hub's reader threads, once per game, version and viewer
 kind in this process, and shared by every stream that waits for it: a thousand spectators of
@@ -35,6 +38,7 @@ import psycopg
 from django.conf import settings
 from django.db import close_old_connections, connections
 
+from accounts.inbox import INBOX_CHANNEL, last_sequences
 from games import store
 from games.core.errors import TooManyStreams, TooManyStreamsFromAddress
 from games.live import gate
@@ -51,10 +55,18 @@ _READS_KEPT_SECONDS = 10.0
 #: The kinds of request that hold a place (`Hub.reserve`).
 STREAM, LONG_POLL = "stream", "long_poll"
 
+#: What the hub watches: a game (its id) or an account's inbox (`inbox_key`).
+WatchKey = uuid.UUID | tuple[str, int]
+
+
+def inbox_key(account_id: int) -> WatchKey:
+    """The key an account's inbox is watched under (its version: the last sequence)."""
+    return ("inbox", account_id)
+
 
 @dataclass
 class _Watched:
-    """A game some stream or long poll of this process waits on."""
+    """A game (or an inbox) some stream or long poll of this process waits on."""
 
     changed: threading.Condition
     version: int = 0
@@ -87,7 +99,7 @@ class Hub:
         # Reentrant: a place dropped unreleased is given back by the garbage collector, which
         # may run while this thread holds the lock.
         self._lock = threading.RLock()
-        self._games: dict[uuid.UUID, _Watched] = {}
+        self._games: dict[WatchKey, _Watched] = {}
         self._reads: OrderedDict[Any, tuple[float, Future[Any]]] = OrderedDict()
         self._readers: ThreadPoolExecutor | None = None
         self._started = False
@@ -98,8 +110,9 @@ class Hub:
         self._held_by: Counter[str] = Counter()  # places held, by client address
 
     @contextmanager
-    def watching(self, game_id: uuid.UUID, version: int) -> Iterator[None]:
-        """Keep `game_id` watched (at least at `version`) while the block runs."""
+    def watching(self, game_id: WatchKey, version: int) -> Iterator[None]:
+        """Keep `game_id` (a game, or an inbox: `inbox_key`) watched (at least at `version`)
+        while the block runs."""
         self._start_once()
         with self._lock:
             watched = self._games.setdefault(game_id, _Watched(threading.Condition(self._lock)))
@@ -138,7 +151,7 @@ class Hub:
             if not self._held_by[place.address]:
                 del self._held_by[place.address]  # no entry kept per address ever seen
 
-    def publish(self, game_id: uuid.UUID, version: int) -> None:
+    def publish(self, game_id: WatchKey, version: int) -> None:
         """`game_id` is now at `version` at least: wake its waiters if that is news."""
         with self._lock:
             watched = self._games.get(game_id)
@@ -147,7 +160,7 @@ class Hub:
             watched.version = version
             watched.changed.notify_all()
 
-    def wait_beyond(self, game_id: uuid.UUID, version: int, timeout: float) -> int:
+    def wait_beyond(self, game_id: WatchKey, version: int, timeout: float) -> int:
         """Wait (at most `timeout` seconds) until the watched game is past `version`, or the
         process drains; the latest version known. A request waiting here gives its turn at
         the application to another meanwhile (games.api.gate)."""
@@ -158,7 +171,7 @@ class Hub:
             )
             return watched.version
 
-    def known_version(self, game_id: uuid.UUID) -> int:
+    def known_version(self, game_id: WatchKey) -> int:
         with self._lock:
             watched = self._games.get(game_id)
             return 0 if watched is None else watched.version
@@ -186,7 +199,7 @@ class Hub:
         ):
             self._reads.popitem(last=False)
 
-    def watched_ids(self) -> list[uuid.UUID]:
+    def watched_ids(self) -> list[WatchKey]:
         with self._lock:
             return list(self._games)
 
@@ -234,10 +247,14 @@ class Hub:
         connections.close_all()
 
     def _poll_once(self) -> None:
-        ids = self.watched_ids()
-        if ids:
-            for game_id, version in Game.objects.filter(pk__in=ids).values_list("pk", "version"):
+        keys = self.watched_ids()
+        games = [key for key in keys if isinstance(key, uuid.UUID)]
+        if games:
+            for game_id, version in Game.objects.filter(pk__in=games).values_list("pk", "version"):
                 self.publish(game_id, version)
+        inboxes = [key[1] for key in keys if isinstance(key, tuple)]
+        for account_id, version in last_sequences(inboxes).items():
+            self.publish(inbox_key(account_id), version)
 
     def _listen_forever(self) -> None:
         """Hold one LISTEN connection (psycopg's async notifications), reconnecting after a
@@ -253,14 +270,17 @@ class Hub:
         params = _listener_params()
         async with await psycopg.AsyncConnection.connect(**params, autocommit=True) as conn:
             await conn.execute(f"LISTEN {store.NOTIFY_CHANNEL}")
+            await conn.execute(f"LISTEN {INBOX_CHANNEL}")
             while not self._stopping.is_set():  # a look at `stop` every second
                 async for notice in conn.notifies(timeout=1.0):
-                    self._heard(notice.payload)
+                    self._heard(notice.payload, notice.channel)
 
-    def _heard(self, payload: str) -> None:
-        game, _, version = payload.partition(" ")
+    def _heard(self, payload: str, channel: str = store.NOTIFY_CHANNEL) -> None:
+        """A game's `<id> <version>`, or on `INBOX_CHANNEL` an inbox's `<account> <sequence>`."""
+        watched, _, version = payload.partition(" ")
         try:
-            self.publish(uuid.UUID(game), int(version))
+            key = inbox_key(int(watched)) if channel == INBOX_CHANNEL else uuid.UUID(watched)
+            self.publish(key, int(version))
         except ValueError:
             logger.warning("live: ignored the notification %r", payload)
 

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from accounts.credentials import AccountCredential
 from engine.state import GameState
 from games import core
 from games.core import SeatBinding
 from games.core.resources import event_feed, game_data
 from games.live.fanout import hub
+from games.live.inbox_streams import CREDENTIAL_EVERY_SECONDS, still_valid
 from games.live.sse import comment, frame, retry
 from games.models import Game, Status
 from games.store import log
@@ -31,10 +33,13 @@ BINDINGS_FRESH_SECONDS = 1.0
 
 @dataclass(frozen=True)
 class Viewer:
-    """Who a stream is for: a seat and the binding it started with, or a spectator (None)."""
+    """Who a stream is for: a seat and the binding it started with, or a spectator (None);
+    `account` the personal token it was opened with, if any (looked at again every
+    half second: the stream ends once it is revoked)."""
 
     seat: int | None = None
     binding: SeatBinding | None = None
+    account: AccountCredential | None = None
 
 
 @dataclass(frozen=True)
@@ -112,7 +117,7 @@ def stream(game: Game, viewer: Viewer, after: int) -> Iterator[bytes]:
             if batch.events or first:
                 yield batch.frames
             cursor, first = batch.upto, False
-            if batch.finished or not (yield from _waited(game.id, cursor, deadline)):
+            if batch.finished or not (yield from _waited(game.id, viewer, cursor, deadline)):
                 return
 
 
@@ -136,6 +141,8 @@ def still_held(game_id: uuid.UUID, viewer: Viewer, version: int) -> bool:
     change seen there is looked at afresh before ending."""
     if viewer.seat is None:
         return True
+    if viewer.account is not None and not still_valid(viewer.account):
+        return False
     key = (game_id, "bindings", version)
     shared = hub.shared_read(key, lambda: core.seat_bindings(game_id), BINDINGS_FRESH_SECONDS)
     if shared.get(viewer.seat) == viewer.binding:
@@ -143,14 +150,23 @@ def still_held(game_id: uuid.UUID, viewer: Viewer, version: int) -> bool:
     return core.seat_bindings(game_id).get(viewer.seat) == viewer.binding
 
 
-def _waited(game_id: uuid.UUID, cursor: int, deadline: float) -> Generator[bytes, None, bool]:
+def _waited(
+    game_id: uuid.UUID, viewer: Viewer, cursor: int, deadline: float
+) -> Generator[bytes, None, bool]:
     """Wait for a move past `cursor`, a comment every `LIVE_HEARTBEAT_SECONDS` meanwhile;
-    False when the stream's time is up or the process drains."""
+    False when the stream's time is up, the process drains or (an account's token) the
+    token is revoked, looked at every `CREDENTIAL_EVERY_SECONDS`."""
+    heartbeat = settings.LIVE_HEARTBEAT_SECONDS
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0 or hub.draining.is_set():
             return False
-        wait = min(settings.LIVE_HEARTBEAT_SECONDS, remaining)
+        if viewer.account is None:
+            wait = min(heartbeat, remaining)
+        elif still_valid(viewer.account):
+            wait = min(heartbeat, CREDENTIAL_EVERY_SECONDS, remaining)
+        else:
+            return False
         if hub.wait_beyond(game_id, cursor, wait) > cursor:
             return True
         yield comment("keep-alive")

@@ -11,6 +11,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from accounts.credentials import AccountCredential
 from games import core
 from games.api.headers import last_event_id, seat_credential
 from games.api.inputs import StreamQuerySerializer
@@ -124,7 +125,8 @@ def _viewer(game: Game, seat: int | None, credential: Credential | None) -> stre
     changes)."""
     if seat is None or credential is None:
         return streams.Viewer()
-    return streams.Viewer(seat, core.seat_binding(game.id, seat, credential))
+    account = credential if isinstance(credential, AccountCredential) else None
+    return streams.Viewer(seat, core.seat_binding(game.id, seat, credential), account)
 
 
 class Holding:

@@ -1,4 +1,5 @@
-"""`manage.py verify_games`: replay every stored game through the rules; exit 1 if any fails."""
+"""`manage.py verify_games`: replay every stored game through the rules, and check that its
+account seats' inboxes hold exactly the entries its log calls for; exit 1 if any fails."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ class Command(BaseCommand):
             return f"the log has {state.version} events, the game says version {game.version}"
         if STATUS_OF_PHASE[state.phase] != game.status:
             return f"the log says {state.phase}, the game says {game.status}"
-        return None
+        return core.inbox_mismatch(game)
 
 
 def _engine_events(stored: list[core.StoredEvent]) -> list[Event]:
