@@ -35,6 +35,7 @@ WALKTHROUGH = ("README.md", "## A game with curl")
 STREAM_COMMANDS = ("README.md", "## Live: the stream")
 STREAM_BOT = ("docs/CLIENTS.md", "## A bot on the stream")
 BOTS_AND_CLOCK = ("docs/RULES.md", "### R13 through the API")
+ACCOUNTS = ("README.md", "## Accounts: a name that lasts")
 
 pytestmark = [
     pytest.mark.server,
@@ -162,3 +163,22 @@ def test_the_rules_bots_block_runs_as_written(live_server: Any) -> None:
     assert done.returncode == 0, f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
     deadline = datetime.fromisoformat(done.stdout.strip().replace("Z", "+00:00"))
     assert timedelta(seconds=55) < deadline - datetime.now(UTC) <= timedelta(seconds=60)
+
+
+def test_the_readme_accounts_block_runs_as_written(live_server: Any) -> None:
+    """The accounts example, after the walkthrough's helpers: a bot account seated by its
+    token, its game listed, its inbox holding the deal and its turn."""
+    walkthrough = doc_block(WALKTHROUGH)
+    helpers = walkthrough[: walkthrough.index("# Create a 2-seat game")]
+    helpers = helpers.replace(DEFAULT_API, f"API={live_server.url}/api/v1")
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", helpers + doc_block(ACCOUNTS)],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    handle, games, entries = done.stdout.strip().splitlines()
+    assert handle == "my-first-bot"
+    (game,) = ast.literal_eval(games)
+    assert game["accounts"] == ["greedy", "my-first-bot"] and game["seat"] == 1
+    kinds = [entry["type"] for entry in ast.literal_eval(entries)]
+    assert kinds[:2] == ["game_started", "your_turn"]
