@@ -97,7 +97,7 @@ class AccountStreamView(APIView):
                 description="The stream: `text/event-stream` frames as described above.",
                 examples=[OpenApiExample("A stream", value=_EXAMPLE)],
             ),
-            **problems(400, 401, 403, 503),
+            **problems(400, 401, 403, 404, 503),
         },
         extensions={"x-required-scopes": list(STREAM_SCOPES)},
     )
