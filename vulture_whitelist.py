@@ -54,7 +54,7 @@ problems.problem_exception_handler
 schema.add_links
 schema.require_action_bodies
 schema.optional_auth_by_default
-schema.join_body_required
+schema.join_needs_a_name_or_a_bot
 schema.play_scope_on_seat_operations
 bots.STRATEGY_NAMES  # the schema's enum `Strategy` (ENUM_NAME_OVERRIDES)
 env_bool, env_float, env_int, env_list

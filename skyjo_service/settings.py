@@ -466,7 +466,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.schema.add_links",
         "games.api.schema.require_action_bodies",
-        "games.api.schema.join_body_required",
+        "games.api.schema.join_needs_a_name_or_a_bot",
         "games.api.schema.optional_auth_by_default",
         "games.api.schema.play_scope_on_seat_operations",
     ],

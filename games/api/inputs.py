@@ -145,9 +145,8 @@ class StrategyField(serializers.ChoiceField):
 
 
 class JoinSerializer(StrictSerializer):
-    """A player taking the next open seat: a guest (`name`), a bot (`bot`, and a `name` if you
-    like) that the service plays (R13), or an account (a personal token, no field: the seat is
-    named by its handle)."""
+    """A player taking the next open seat: a person (`name`), or a bot (`bot`, and a `name`
+    if you like) that the service plays (R13)."""
 
     name = NameField(
         min_length=1,

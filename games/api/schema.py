@@ -392,13 +392,19 @@ def require_action_bodies(
     return result
 
 
-def join_body_required(
+def join_needs_a_name_or_a_bot(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
-    """drf-spectacular postprocessing hook: a join sends a body, which drf-spectacular infers
-    only from a required field. Each field is optional on its own: a guest names itself (or a
-    bot), a bot names its strategy, an account's seat is named by its handle and sends `{}`
-    (`JoinSerializer.validate` says which a request needs; its refusal names the field)."""
+    """drf-spectacular postprocessing hook: a join names a person or a bot (R13), or both.
+
+    Each field is optional on its own (`JoinSerializer.validate` requires one), which a
+    serializer's fields cannot say; with no other field allowed, `minProperties: 1` says it
+    (an `anyOf` of the two requirements would say it too, but SDK generators then lose the
+    request's model: openapi-python-client 0.29 writes a join that does not compile). And
+    the body is required, which drf-spectacular infers only from a required field."""
+    join = result.get("components", {}).get("schemas", {}).get("JoinRequest")
+    if join is not None:
+        join["minProperties"] = 1
     for item in result.get("paths", {}).values():
         body = item.get("post", {}).get("requestBody", {})
         schema = body.get("content", {}).get("application/json", {}).get("schema")
