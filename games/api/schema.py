@@ -397,6 +397,10 @@ def join_needs_a_name_or_a_bot(
 ) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: a join names a person or a bot (R13), or both.
 
+    An account's join, with its personal token, may send `{}` (the server names its seat by
+    its handle), which this leaves outside the schema: guests' clients keep the contract they
+    were written against, and an account that validates its bodies sends its handle as `name`.
+
     Each field is optional on its own (`JoinSerializer.validate` requires one), which a
     serializer's fields cannot say; with no other field allowed, `minProperties: 1` says it
     (an `anyOf` of the two requirements would say it too, but SDK generators then lose the

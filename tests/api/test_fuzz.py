@@ -124,9 +124,6 @@ EXCLUDED = {
     # A history can match the document's schema and still not replay by the rules (400
     # invalid_history): which events may follow which is the rules' business, not a schema's.
     "import_history": [positive_data_acceptance],
-    # A join's fields are each optional: a guest needs `name` (or `bot`), an account sends
-    # none, and which one asks is told by its token, which no body schema can see.
-    "join_game": [positive_data_acceptance],
     # A person needs a password that Django's validators accept, a bot may have none (400
     # `weak_password`, `invalid_account`): rules about one field given another's value.
     "create_account": [positive_data_acceptance],
