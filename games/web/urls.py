@@ -9,6 +9,8 @@ app_name = "web"
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    # Browsers ask for it whatever the page's icon link says (a page answered to a POST, say).
+    path("favicon.ico", views.favicon, name="favicon"),
     path("games/new", views.create, name="create"),
     path("games/<str:game_id>", views.table, name="table"),
     path("games/<str:game_id>/table", views.table_partial, name="table-partial"),

@@ -17,8 +17,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
@@ -155,6 +156,13 @@ def _your_games(request: HttpRequest) -> list[dict[str, Any]]:
     if person is None:
         return []
     return [_entry(entry) for entry in games_of(person)]
+
+
+@require_GET
+@cache_control(max_age=86400)
+def favicon(request: HttpRequest) -> HttpResponse:
+    """The icon, where a browser asks for it whatever the page's icon link says."""
+    return HttpResponsePermanentRedirect(static("games/favicon.svg"))
 
 
 @require_GET
