@@ -25,7 +25,6 @@ from typing import TypeVar
 
 from django.db import IntegrityError, OperationalError, transaction
 
-from accounts import inbox
 from engine import (
     Event,
     GameState,
@@ -74,8 +73,9 @@ def append_events(
     What the new state needs of the service (R13) goes with the events, in one transaction:
     the seats' rows that a leave or a timeout changed, the jobs that move its bots (unless
     `bots_continue`: the caller is the job that moves them, and goes on) or time its turn out,
-    and the entries of its accounts' inboxes (`letters`). A game of guests without bots or
-    clock needs none: its append stays one statement."""
+    and the entries of its accounts' inboxes (`letters`, which the store writes with the
+    events). A game without bots or clock needs none of the rest: on PostgreSQL its append
+    stays one statement."""
     now = clock.now()
     deadline = clock.deadline_after(game.turn_deadline, before, after, now)
     summary = _summary(after, deadline)
@@ -87,7 +87,7 @@ def append_events(
     new_deadline = deadline if deadline != game.turn_deadline else None
     jobs = _Jobs(summary.bots_to_move and not bots_continue, new_deadline, after)
     letters = letters_of(game.id, before, events, after, deadline)
-    with store.atomic(savepoint=False) if jobs or seat_changes or letters else nullcontext():
+    with store.atomic(savepoint=False) if jobs or seat_changes else nullcontext():
         moved = store.append(
             game.id,
             before.version,
@@ -96,11 +96,11 @@ def append_events(
             now,
             seat_token=seat_token,
             checkpoints=checkpoints,
+            letters=letters,
         )
         if moved:
             _change_seats(game, seat_changes)
             jobs.schedule(game)
-            inbox.deliver(letters)
     if not moved:
         raise VersionMoved()
     _moved_on(game, summary, now)

@@ -28,10 +28,14 @@ from datetime import datetime
 from typing import Any
 
 import orjson
+from django.conf import settings
 from django.db import connections, router, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field
 
+from accounts.handles import handle_key
+from accounts.inbox import INBOX_CHANNEL, Letter, deliver
+from accounts.models import Account, InboxEntry
 from games.models import Game, GameCheckpoint, GameEvent, Seat
 
 _GAME_FIELDS: list[Field[Any, Any]] = list(Game._meta.concrete_fields)
@@ -170,11 +174,14 @@ def _move_sql(columns: tuple[str, ...], checks_token: bool) -> str:
 
 
 @functools.cache
-def _move_and_insert_sql(columns: tuple[str, ...], rows: int, checks_token: bool) -> str:
+def _move_and_insert_sql(
+    columns: tuple[str, ...], rows: int, checks_token: bool, letters: int = 0
+) -> str:
     """PostgreSQL: the UPDATE that checks the version, and the INSERT of the events only if it
     matched, as one statement (atomic on its own), which also notifies `NOTIFY_CHANNEL` (sent
     when, and only if, the write commits). Event `i`'s values are the parameters
-    `e{i}_sequence`, `e{i}_type`, `e{i}_schema_version` and `e{i}_payload`."""
+    `e{i}_sequence`, `e{i}_type`, `e{i}_schema_version` and `e{i}_payload`; with `letters`,
+    the inbox entries go in the same statement (`_letters_sql`)."""
     id_column = _quoted(Game, "id")
     names = [*_EVENT_VALUES, "payload"]
     typed = {**_EVENT_VALUES, "payload": "jsonb"}
@@ -182,15 +189,42 @@ def _move_and_insert_sql(columns: tuple[str, ...], rows: int, checks_token: bool
         "(" + ", ".join(f"%(e{row}_{name})s::{typed[name]}" for name in names) + ")"
         for row in range(rows)
     )
+    told = " CROSS JOIN (SELECT count(*) FROM told) AS inbox_told" if letters else ""
     return (
         f"WITH moved AS ({_move_sql(columns, checks_token)} RETURNING {id_column}), "
         f"notified AS (SELECT pg_notify('{NOTIFY_CHANNEL}', "
-        f"moved.{id_column}::text || ' ' || %(version)s::text) FROM moved) "
+        f"moved.{id_column}::text || ' ' || %(version)s::text) FROM moved)"
+        f"{_letters_sql(letters)} "
         f"INSERT INTO {_quoted(GameEvent)} "
         f"({', '.join(_quoted(GameEvent, name) for name in _EVENT_COLUMNS)}) "
         f"SELECT moved.{id_column}, {', '.join(f'e.{name}' for name in names)}, "
-        f"%(created_at)s::timestamptz FROM moved CROSS JOIN notified CROSS JOIN "
+        f"%(created_at)s::timestamptz FROM moved CROSS JOIN notified{told} CROSS JOIN "
         f"(VALUES {values}) AS e ({', '.join(names)})"
+    )
+
+
+def _letters_sql(letters: int) -> str:
+    """PostgreSQL: the CTEs that deliver `letters` inbox entries if the game moved, each
+    numbered after its account's last entry as `accounts.inbox.deliver` numbers them (several
+    to one account in their order), and notify `accounts.inbox.INBOX_CHANNEL` of each. Letter
+    `i` is the parameters `l{i}_handle` (the handle's key), `l{i}_type`, `l{i}_payload`."""
+    if not letters:
+        return ""
+    entries, accounts = _quoted(InboxEntry), _quoted(Account)
+    values = ", ".join(
+        f"(%(l{i}_handle)s::varchar, %(l{i}_type)s::varchar, %(l{i}_payload)s::jsonb, {i})"
+        for i in range(letters)
+    )
+    last = f"(SELECT MAX(x.sequence) FROM {entries} x WHERE x.account_id = a.id)"
+    return (
+        f", delivered AS (INSERT INTO {entries} (account_id, sequence, type, payload, created_at) "
+        f"SELECT a.id, COALESCE({last}, 0) + row_number() OVER (PARTITION BY a.id ORDER BY l.n), "
+        f"l.type, l.payload, %(created_at)s::timestamptz FROM moved "
+        f"CROSS JOIN (VALUES {values}) AS l (handle, type, payload, n) "
+        f"JOIN {accounts} a ON a.handle_key = l.handle AND a.deleted_at IS NULL "
+        "RETURNING account_id, sequence), "
+        f"told AS (SELECT pg_notify('{INBOX_CHANNEL}', account_id::text || ' ' || "
+        "sequence::text) FROM delivered)"
     )
 
 
@@ -332,6 +366,7 @@ class _Append:
     checks_token: bool
     created_at: Any
     checkpoints: Sequence[tuple[int, str]]
+    letters: Sequence[Letter] = ()
 
 
 def append(
@@ -343,6 +378,7 @@ def append(
     *,
     seat_token: tuple[int, str] | None = None,
     checkpoints: Sequence[tuple[int, str]] = (),
+    letters: Sequence[Letter] = (),
 ) -> bool:
     """Append `events` at `from_version + 1` onwards and move the game row to `summary`, all
     or nothing, if and only if the game is still at `from_version` (and, with `seat_token`,
@@ -353,7 +389,10 @@ def append(
     COMMIT round trips); on SQLite, two in a transaction (IMMEDIATE: it holds the write lock).
     The unique (game, sequence) constraint is the last guard: a sequence taken meanwhile fails
     the whole write with an IntegrityError. `checkpoints` (version, snapshot text) are saved
-    with the events, in the same transaction (one append in `REPLAY_CHECKPOINT_EVERY` has any).
+    with the events, in the same transaction (one append in `REPLAY_CHECKPOINT_EVERY` has any),
+    and so are `letters`, the accounts' inbox entries the append causes: on PostgreSQL in its
+    one statement (unless `SKYJO_INBOX_IN_APPEND` is off), else by `accounts.inbox.deliver` in
+    its transaction; both number them alike (a test compares them).
     """
     if not events:
         raise ValueError("an append holds at least one event")
@@ -367,16 +406,19 @@ def append(
     created_at = db.ops.adapt_datetimefield_value(at)
     job = _Append(
         db, game, from_version, events, move, tuple(columns), seat_token is not None,
-        created_at, checkpoints,
+        created_at, checkpoints, letters,
     )  # fmt: skip
     return _APPENDERS[db.vendor](job)
 
 
 def _append_postgresql(job: _Append) -> bool:
-    """The UPDATE and the first events' INSERT as one statement; any further events (a long
-    history being imported) and checkpoints follow in the same transaction."""
+    """The UPDATE, the first events' INSERT and the inbox entries as one statement; any
+    further events (a long history being imported) and checkpoints follow in the same
+    transaction (and the entries, with `SKYJO_INBOX_IN_APPEND` off)."""
     along = job.events[:_EVENTS_PER_INSERT]
-    single = len(along) == len(job.events) and not job.checkpoints
+    inline = job.letters if settings.SKYJO_INBOX_IN_APPEND else ()
+    later = () if inline else job.letters
+    single = len(along) == len(job.events) and not job.checkpoints and not later
     params = {**job.move, "created_at": job.created_at}
     for row, event in enumerate(along):
         params |= {
@@ -385,7 +427,13 @@ def _append_postgresql(job: _Append) -> bool:
             f"e{row}_schema_version": event.schema_version,
             f"e{row}_payload": _json(event.payload),
         }
-    sql = _move_and_insert_sql(job.moved_columns, len(along), job.checks_token)
+    for row, letter in enumerate(inline):
+        params |= {
+            f"l{row}_handle": handle_key(letter.handle),
+            f"l{row}_type": letter.type,
+            f"l{row}_payload": _json(letter.payload),
+        }
+    sql = _move_and_insert_sql(job.moved_columns, len(along), job.checks_token, len(inline))
     with nullcontext() if single else transaction.atomic(using=job.db.alias, savepoint=False):
         with job.db.cursor() as cursor:
             cursor.execute(sql, params)
@@ -393,6 +441,7 @@ def _append_postgresql(job: _Append) -> bool:
         if moved and not single:
             _insert(job, job.from_version + 1 + len(along), job.events[len(along) :])
             _save_checkpoints(job.db, job.game, job.checkpoints)
+            deliver(later)
     return moved
 
 
@@ -407,6 +456,7 @@ def _append_sqlite(job: _Append) -> bool:
         if moved:
             _insert(job, job.from_version + 1, job.events)
             _save_checkpoints(job.db, job.game, job.checkpoints)
+            deliver(job.letters)
     return moved
 
 
