@@ -340,6 +340,8 @@ AXES_LOCKOUT_CALLABLE = "games.web.accounts.locked_out"
 AXES_USERNAME_CALLABLE = "games.web.accounts.login_handle"
 AXES_CLIENT_IP_CALLABLE = "games.web.accounts.client_address"  # as the throttles see it
 AXES_VERBOSE = False
+# Failed attempts are what the limits count; a log of every successful login is not kept.
+AXES_DISABLE_ACCESS_LOG = True
 #: PostgreSQL: an append writes its accounts' inbox entries in its one statement (off: in a
 #: second statement of its transaction, as on SQLite). Faster, never different (a test).
 SKYJO_INBOX_IN_APPEND = env_bool("SKYJO_INBOX_IN_APPEND", True)
