@@ -462,3 +462,12 @@ def play_scope_on_seat_operations(
                     "seat token."
                 ).strip()
     return result
+
+
+#: A feed's and a stream's start and a feed's page size: the game's and the account's alike.
+AFTER = OpenApiParameter(
+    "after", whole_number(0), description="Sequence to start after (default 0)."
+)
+LIMIT = OpenApiParameter(
+    "limit", whole_number(1, 1000), description="At most this many (default 100)."
+)

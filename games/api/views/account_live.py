@@ -18,7 +18,7 @@ from accounts.errors import AccountRequired, MissingScope
 from games.api.headers import account_credential, last_event_id
 from games.api.inputs import MAX_WAIT_SECONDS, EventsQuerySerializer, StreamQuerySerializer
 from games.api.renderers import EventStreamRenderer, JSONRenderer
-from games.api.schema import RETRY_AFTER, problems, whole_number
+from games.api.schema import AFTER, LIMIT, RETRY_AFTER, problems, whole_number
 from games.api.shapes import AccountEventsSerializer, AccountStreamFrameSerializer
 from games.api.views.common import client_address
 from games.api.views.live import LAST_EVENT_ID, Holding
@@ -136,12 +136,8 @@ class AccountEventsView(APIView):
         tags=["accounts"],
         auth=ACCOUNT_TOKEN,
         parameters=[
-            OpenApiParameter(
-                "after", whole_number(0), description="Sequence to start after (default 0)."
-            ),
-            OpenApiParameter(
-                "limit", whole_number(1, 1000), description="At most this many (default 100)."
-            ),
+            AFTER,
+            LIMIT,
             OpenApiParameter(
                 "wait",
                 whole_number(0, MAX_WAIT_SECONDS),

@@ -17,11 +17,13 @@ from games.api.documents import audited_history
 from games.api.headers import if_none_match, seat_credential
 from games.api.inputs import MAX_WAIT_SECONDS, EventsQuerySerializer
 from games.api.schema import (
+    AFTER,
     ETAG,
     GAME_ID,
     IDEMPOTENCY_KEY,
     IDEMPOTENT_REPLAYED,
     IF_NONE_MATCH,
+    LIMIT,
     LOCATION,
     RETRY_AFTER,
     SEAT_OR_SPECTATOR,
@@ -66,12 +68,8 @@ class EventFeedView(PerViewerView):
         auth=SEAT_OR_SPECTATOR,
         parameters=[
             GAME_ID,
-            OpenApiParameter(
-                "after", whole_number(0), description="Sequence to start after (default 0)."
-            ),
-            OpenApiParameter(
-                "limit", whole_number(1, 1000), description="At most this many (default 100)."
-            ),
+            AFTER,
+            LIMIT,
             OpenApiParameter(
                 "wait",
                 whole_number(0, MAX_WAIT_SECONDS),

@@ -16,7 +16,7 @@ from games import core
 from games.api.headers import last_event_id, seat_credential
 from games.api.inputs import StreamQuerySerializer
 from games.api.renderers import EventStreamRenderer, JSONRenderer
-from games.api.schema import GAME_ID, RETRY_AFTER, SEAT_OR_SPECTATOR, problems, whole_number
+from games.api.schema import AFTER, GAME_ID, RETRY_AFTER, SEAT_OR_SPECTATOR, problems
 from games.api.shapes import StreamFrameSerializer
 from games.api.views.common import client_address
 from games.core.tokens import Credential
@@ -89,9 +89,7 @@ class StreamView(APIView):
         auth=SEAT_OR_SPECTATOR,
         parameters=[
             GAME_ID,
-            OpenApiParameter(
-                "after", whole_number(0), description="Sequence to start after (default 0)."
-            ),
+            AFTER,
             LAST_EVENT_ID,
             RETRY_AFTER,
         ],
