@@ -156,6 +156,14 @@ def session_credential(account: Account) -> AccountCredential:
     return AccountCredential(account.id, account.handle, account.kind, scopes, 0, "")
 
 
+def acting_for(account_id: int) -> AccountCredential:
+    """What the service acts with when it seats an account on the account's own earlier
+    request (a seek matched, a challenge's game): the account, with the `play` scope that
+    request needed. No token: `token_id` 0."""
+    account = Account.objects.get(pk=account_id)
+    return AccountCredential(account.id, account.handle, account.kind, frozenset({"play"}), 0, "")
+
+
 def builtin_account_id(strategy: str) -> int | None:
     """The id of the system bot account of a built-in strategy, None for a name of no
     strategy (the rules refuse it). The migrations create them; one found missing (a database

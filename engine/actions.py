@@ -48,6 +48,15 @@ class StopPlay:
 
 
 @dataclass(frozen=True, slots=True)
+class Cancel:
+    """The service's, not a seat's: call the game off while it waits for players (R13), for
+    `reason` (one of `events.CANCEL_REASONS`)."""
+
+    reason: str
+    kind: ClassVar[str] = "cancel"
+
+
+@dataclass(frozen=True, slots=True)
 class Reveal:
     """Turn the face-down card at (column, row) face up: a setup reveal (R4.3) or the reveal
     after discarding a drawn card (R6b)."""
@@ -93,7 +102,9 @@ class Discard:
     title: ClassVar[str] = "Discard the drawn card"
 
 
-Action = Join | Reveal | Draw | TakeDiscard | Replace | Discard | Leave | TimeOut | StopPlay
+Action = (
+    Join | Reveal | Draw | TakeDiscard | Replace | Discard | Leave | TimeOut | StopPlay | Cancel
+)
 TurnAction = Reveal | Draw | TakeDiscard | Replace | Discard
 
 #: The turn actions by the name a client sends, in the order they are documented: the one

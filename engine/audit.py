@@ -16,6 +16,7 @@ from .actions import (
     DRAW,
     TAKE_DISCARD,
     Action,
+    Cancel,
     Join,
     Leave,
     Replace,
@@ -34,6 +35,7 @@ from .events import (
     DrawnCardDiscarded,
     DrawPileReshuffled,
     Event,
+    GameCanceled,
     GameCreated,
     GameEnded,
     PlayerJoined,
@@ -121,6 +123,8 @@ def action_behind(
         return event.seat, DISCARD
     if isinstance(event, GameEnded):  # an end no move caused: the service stopped the game
         return None, StopPlay()
+    if isinstance(event, GameCanceled):  # the service called a waiting game off
+        return None, Cancel(event.reason)
     return None
 
 

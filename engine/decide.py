@@ -17,6 +17,7 @@ from .actions import (
     REVEALS,
     TAKE_DISCARD,
     Action,
+    Cancel,
     Discard,
     Draw,
     Join,
@@ -29,6 +30,7 @@ from .actions import (
 )
 from .cards import ALL_CELLS_MASK, CELLS, COLUMN_MASKS, COLUMNS, FULL_DECK, ROWS, cell_index
 from .events import (
+    CANCEL_REASONS,
     END_SCORE,
     ROUND_LIMIT,
     CardDrawn,
@@ -40,6 +42,7 @@ from .events import (
     DrawPileReshuffled,
     Event,
     FinalTurnsBegan,
+    GameCanceled,
     GameCreated,
     GameEnded,
     PlayerJoined,
@@ -58,6 +61,7 @@ from .scoring import closer_is_doubled, final_reveal, game_is_over, raw_score, r
 from .scoring import winners as winning_seats
 from .shuffle import Shuffler
 from .state import (
+    CANCELED,
     CHOOSE,
     FINISHED,
     PLACE_DRAWN,
@@ -137,12 +141,17 @@ def act(
         raise errors.GameNotStarted("there is no game yet")
     if state.phase == FINISHED:
         raise errors.GameFinished()
+    if state.phase == CANCELED:
+        raise errors.GameCanceled()
     decision = _Decision(state, shuffler)
     if isinstance(action, Join):
         _join(decision, action)
         return decision.events, decision.draft
     if isinstance(action, StopPlay):
         _stop_play(decision)
+        return decision.events, decision.draft
+    if isinstance(action, Cancel):
+        _cancel(decision, action)
         return decision.events, decision.draft
     if seat is None:
         raise errors.SpectatorCannotAct()
@@ -211,6 +220,16 @@ def _stop_play(decision: _Decision) -> None:
         person = state.bots.index(None)
         raise errors.WrongStep(f"a person still plays seat {person}: the game goes on")
     decision.emit(GameEnded(state.totals, winning_seats(state.totals), ROUND_LIMIT))
+
+
+def _cancel(decision: _Decision, action: Cancel) -> None:
+    """R13: only a game still waiting for players can be called off; once dealt, it is
+    played out (a seat that goes is played by a bot)."""
+    if decision.draft.phase != WAITING:
+        raise errors.WrongStep("the game has started: it is played out, not canceled")
+    if action.reason not in CANCEL_REASONS:
+        raise errors.WrongStep(f"a game is canceled for one of {', '.join(CANCEL_REASONS)}")
+    decision.emit(GameCanceled(action.reason))
 
 
 def _time_out(decision: _Decision, seat: int, action: TimeOut) -> None:

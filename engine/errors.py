@@ -43,6 +43,12 @@ class GameFinished(RuleError):
     code = "game_finished"
 
 
+class GameCanceled(RuleError):
+    """The game was called off before it started: nothing more can happen in it."""
+
+    code = "game_canceled"
+
+
 class UnknownSeat(RuleError):
     """That seat does not exist in this game."""
 
@@ -128,6 +134,7 @@ ALL_RULE_ERRORS: tuple[type[RuleError], ...] = (
     AlreadySeated,
     GameNotStarted,
     GameFinished,
+    GameCanceled,
     UnknownSeat,
     NotYourTurn,
     WrongStep,

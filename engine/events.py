@@ -221,6 +221,23 @@ class GameEnded:
     SCHEMA_VERSION: ClassVar[int] = 2
 
 
+#: Why a game waiting for players was called off (R13): an invitee declined its challenge,
+#: the challenger canceled it, or it expired unanswered.
+DECLINED = "declined"
+CANCELED_BY_CREATOR = "canceled"
+EXPIRED = "expired"
+CANCEL_REASONS: tuple[str, ...] = (DECLINED, CANCELED_BY_CREATOR, EXPIRED)
+
+
+@dataclass(frozen=True, slots=True)
+class GameCanceled:
+    """The game was called off while it waited for players, for `reason` (R13): nothing was
+    dealt, no one won, and no event follows."""
+
+    reason: str
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
 Event = (
     GameCreated
     | PlayerJoined
@@ -241,6 +258,7 @@ Event = (
     | SeatLeft
     | TurnTimedOut
     | SeatAbandoned
+    | GameCanceled
 )
 
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -265,6 +283,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
         SeatLeft,
         TurnTimedOut,
         SeatAbandoned,
+        GameCanceled,
     )
 }
 

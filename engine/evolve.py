@@ -19,6 +19,7 @@ from .events import (
     DrawPileReshuffled,
     Event,
     FinalTurnsBegan,
+    GameCanceled,
     GameCreated,
     GameEnded,
     PlayerJoined,
@@ -32,6 +33,7 @@ from .events import (
     TurnTimedOut,
 )
 from .state import (
+    CANCELED,
     CHOOSE,
     DECK,
     DISCARD_PILE,
@@ -266,6 +268,10 @@ def _game_ended(s: GameState, e: GameEnded) -> None:
     _caused(s, e)
 
 
+def _game_canceled(s: GameState, e: GameCanceled) -> None:
+    s.phase = CANCELED
+
+
 APPLY: dict[type[Any], Callable[[GameState, Any], None]] = {
     GameCreated: _game_created,
     PlayerJoined: _player_joined,
@@ -286,6 +292,7 @@ APPLY: dict[type[Any], Callable[[GameState, Any], None]] = {
     SeatLeft: _seat_left,
     TurnTimedOut: _turn_timed_out,
     SeatAbandoned: _seat_abandoned,
+    GameCanceled: _game_canceled,
 }
 
 

@@ -20,8 +20,11 @@ SETUP = "setup"  # a round is dealt; seats make their two reveals (R4.3)
 PLAYING = "playing"  # turns (R6)
 ROUND_ENDED = "round_ended"  # scored; only ever seen between two events of one action
 FINISHED = "finished"  # R3: someone reached the end score
+CANCELED = "canceled"  # R13: called off while it waited for players; nothing was dealt
 #: Every phase, in a game's order: the API's `status` values.
-PHASES: tuple[str, ...] = (WAITING, SETUP, PLAYING, ROUND_ENDED, FINISHED)
+PHASES: tuple[str, ...] = (WAITING, SETUP, PLAYING, ROUND_ENDED, FINISHED, CANCELED)
+#: The phases after which no event follows.
+OVER: frozenset[str] = frozenset({FINISHED, CANCELED})
 
 # Steps of a turn while PLAYING.
 CHOOSE = "choose"  # draw from the draw pile or take the discard

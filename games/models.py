@@ -29,6 +29,11 @@ class Status(models.TextChoices):
     SETUP = engine_state.SETUP
     PLAYING = engine_state.PLAYING
     FINISHED = engine_state.FINISHED
+    CANCELED = engine_state.CANCELED
+
+
+#: The statuses after which a game never moves again: no stream waits, no one acts.
+ENDED: tuple[str, ...] = (Status.FINISHED, Status.CANCELED)
 
 
 class Game(models.Model):
@@ -64,10 +69,30 @@ class Game(models.Model):
     # queried, so PostgreSQL need not parse it into jsonb on every write (docs/PERFORMANCE.md).
     snapshot = models.TextField(null=True, blank=True, editable=False)
     snapshot_version = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    # Who may find the game: a listed game is in every lobby; an unlisted one only in its
+    # players' (its unguessable id is the invitation). Not a rule of the game: not in its log.
+    listed = models.BooleanField(default=True)
+    # The account that created the game, when one did (it may free the seats it reserved).
+    created_by = models.ForeignKey(
+        "accounts.Account",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="created_games",
+    )
+    # The finished game this one is the rematch of: one rematch per game (the unique link
+    # makes `POST /rematch` idempotent across the seats), chains followed through it.
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="rematch"
+    )
 
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["status", "-created_at"])]
+
+    @property
+    def ended(self) -> bool:
+        return self.status in ENDED
 
     def __str__(self) -> str:
         return f"Game {self.id} ({self.status}, v{self.version})"
@@ -101,6 +126,36 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (seat {self.seat})"
+
+
+class SeatHold(models.Model):
+    """A seat of a waiting game kept for one person, who alone may take it until the hold is
+    freed, expires (`expires_at`; null: while the game waits) or is used: an account's (a
+    reserved handle, a challenge's invitee, a rematch's player), or a guest's who held seat
+    `guest_seat` of the game this one is the rematch of (its old seat token proves it).
+    Others may join only while more seats are open than are held (409 `seat_reserved`)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="holds", db_index=False)
+    account = models.ForeignKey(
+        "accounts.Account", null=True, blank=True, on_delete=models.CASCADE, related_name="holds"
+    )
+    guest_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "account"], name="unique_hold_account"),
+            models.UniqueConstraint(fields=["game", "guest_seat"], name="unique_hold_guest"),
+            models.CheckConstraint(
+                condition=models.Q(account__isnull=False, guest_seat__isnull=True)
+                | models.Q(account__isnull=True, guest_seat__isnull=False),
+                name="hold_for_one_person",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who = f"account {self.account_id}" if self.account_id else f"guest {self.guest_seat}"
+        return f"seat held for {who}"
 
 
 class GameEventQuerySet(models.QuerySet["GameEvent"]):

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "axes",  # login throttled per address and per handle (AXES_* below)
     "accounts",
     "games",
+    "play",
 ]
 
 MIDDLEWARE = [
@@ -107,6 +108,13 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # mode that does not track prepared statements (PgBouncer before 1.21), set
     # DB_PREPARE_THRESHOLD=off.
     prepare_threshold = os.environ.get("DB_PREPARE_THRESHOLD", "5")
+    # Tests make a database of their own (`test_<name>_<pid>`), so that two suites on one
+    # server never collide; TEST_DATABASE_NAME names another.
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.environ.get(
+            "TEST_DATABASE_NAME", f"test_{DATABASES['default']['NAME']}_{os.getpid()}"
+        )
+    }
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         server_side_binding=True,
         prepare_threshold=None if prepare_threshold == "off" else int(prepare_threshold),
@@ -454,6 +462,7 @@ SPECTACULAR_SETTINGS = {
         "HistoryFormat": "games.api.shapes.HISTORY_FORMATS",
         "Strategy": "games.core.bots.STRATEGY_NAMES",
         "GameEndReason": "engine.events.END_REASONS",
+        "GameCancelReason": "engine.events.CANCEL_REASONS",
         # Each action shape's constant `action`, e.g. TakeDiscardActionKind (games.api.inputs).
         **{f"{action.__name__}ActionKind": [kind] for kind, action in TURN_ACTIONS.items()},
         "HistoryFormatVersion": "games.api.shapes.HISTORY_FORMAT_VERSIONS",

@@ -29,7 +29,7 @@ from rest_framework import serializers
 
 from engine import EVENT_TYPES
 from engine.cards import CARD_COUNTS, CELLS, COLUMNS, DECK_SIZE, ROWS
-from engine.events import END_REASONS
+from engine.events import CANCEL_REASONS, END_REASONS
 from engine.options import (
     MAX_END_SCORE,
     MAX_MAX_TIMEOUTS,
@@ -250,6 +250,17 @@ class SeatAbandonedSerializer(ClosedShape):
 
     seat = seat_number("The seat handed over.")
     bot = strategy_name("The strategy of the bot that plays the seat from now on.")
+
+
+class GameCanceledSerializer(ClosedShape):
+    """The game was called off while it waited for players (R13): nothing was dealt, no one
+    won, and no event follows."""
+
+    reason = serializers.ChoiceField(
+        choices=list(CANCEL_REASONS),
+        help_text="`declined`: an invitee declined its challenge. `canceled`: the challenger "
+        "called the challenge off. `expired`: the challenge was not answered in time.",
+    )
 
 
 class RoundDealtSerializer(ClosedShape):
@@ -478,6 +489,7 @@ _SHAPES: dict[str, Payloads] = {
     "SeatLeft": Payloads(SeatLeftSerializer),
     "TurnTimedOut": Payloads(TurnTimedOutSerializer),
     "SeatAbandoned": Payloads(SeatAbandonedSerializer),
+    "GameCanceled": Payloads(GameCanceledSerializer),
 }
 
 #: Event type name -> its payload shapes, for every type of the engine's table (a KeyError at

@@ -303,6 +303,29 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         "Revoke the personal token you fear is known (`DELETE /api/v1/account/tokens/{id}`) "
         "and create another.",
     ),
+    "seat_reserved": ProblemType(
+        409,
+        "The open seats are reserved",
+        "Every open seat of this game is held for someone else: a handle its creator "
+        "reserved, a challenge's invitee, or a player of the game it is the rematch of. A "
+        "hold lasts until its person takes the seat, the creator frees it, it expires (a "
+        "rematch's, after `REMATCH_HOLD_SECONDS`) or the game starts.",
+        "Join another game (`GET /api/v1/games?status=waiting&open_seats=1`), or ask the "
+        "creator to free a seat.",
+    ),
+    "not_creator": ProblemType(
+        403,
+        "Not the game's creator",
+        "Only the account that created the game may free the seats it reserved.",
+        "Ask the creator (the game's `created_by`) to free the seat.",
+    ),
+    "reservation_not_found": ProblemType(
+        404,
+        "No such reservation",
+        "No seat of this game is held for this handle: it was never reserved, it was taken "
+        "or freed already, or the game has started.",
+        "Read the game's `reserved` list.",
+    ),
     "server_error": ProblemType(
         500,
         "Internal server error",

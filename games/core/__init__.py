@@ -3,17 +3,21 @@ workers) may call. No DRF, no drf-spectacular, no push: a committed append is an
 `signals.game_moved`.
 
 Its rooms: reading a game and its seats (`reading`), the state at a version (`states`), the
-one append (`append`), the lobby (`lobby`), the accounts' games (`players`), turns (`turns`),
-the service's own moves (`service_moves`), histories (`history`), idempotent answers
-(`idempotency`), seat tokens (`tokens`), what a viewer is shown (`resources`), what the
-account stream needs of the games (`inboxes`), errors, names, bots and the clock.
+one append (`append`), the lobby (`lobby`), seats held for someone (`holds`), the accounts'
+games (`players`), turns (`turns`), the service's own moves (`service_moves`), histories
+(`history`), idempotent answers (`idempotency`), seat tokens (`tokens`), what a viewer is
+shown (`resources`), what the account stream needs of the games (`inboxes`), errors, names,
+bots and the clock.
 """
 
 from games.core.append import append_events
 from games.core.history import AuditedHistory, export_history, import_history
+from games.core.holds import held_handles, hold_seats
 from games.core.inboxes import inbox_mismatch, unfinished_games
 from games.core.lobby import (
+    cancel_game,
     create_game,
+    free_reserved_seat,
     is_stale,
     join_game,
     leave_seat,
@@ -60,15 +64,19 @@ __all__ = [
     "account_profile",
     "action_fingerprint",
     "append_events",
+    "cancel_game",
     "checkpoint_every",
     "create_game",
     "engine_events",
     "expire_turn",
     "export_history",
+    "free_reserved_seat",
     "game_and_seat",
     "game_state",
     "game_uuid",
     "get_game",
+    "held_handles",
+    "hold_seats",
     "import_history",
     "inbox_mismatch",
     "is_stale",

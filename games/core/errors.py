@@ -183,3 +183,34 @@ class InvalidHistory(ServiceError):
             extra["errors"] = errors
         super().__init__(f"{where}{message}", **extra)
         self.sequence, self.rule_code = sequence, rule_code
+
+
+class SeatReserved(ServiceError):
+    """Every open seat of the game is held for someone else (a reserved handle, a challenge's
+    invitee, a rematch's player)."""
+
+    code = "seat_reserved"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Every open seat of this game is reserved for someone else until they take it, "
+            "the creator frees it, or the game starts."
+        )
+
+
+class NotCreator(ServiceError):
+    """Only the account that created the game may free the seats it reserved."""
+
+    code = "not_creator"
+
+    def __init__(self) -> None:
+        super().__init__("Only the account that created this game may free its reserved seats.")
+
+
+class HoldNotFound(ServiceError):
+    """No seat of the game is held for this handle."""
+
+    code = "reservation_not_found"
+
+    def __init__(self, handle: str) -> None:
+        super().__init__(f"No seat of this game is reserved for {handle!r}.", handle=handle)

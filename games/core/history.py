@@ -38,7 +38,7 @@ from games.core.errors import GameNotFinished, InvalidHistory
 from games.core.lobby import SEED_BITS
 from games.core.resources import iso_time
 from games.core.tokens import hash_token, new_token
-from games.models import Game, Seat, Status
+from games.models import Game, Seat
 from games.store import log
 
 FORMAT = "skyjo-history"
@@ -52,7 +52,7 @@ MAX_EVENTS = 50_000
 
 def export_history(game: Game) -> dict[str, Any]:
     """The complete log of a finished game (409 `game_not_finished` before its end)."""
-    if game.status != Status.FINISHED:
+    if not game.ended:
         raise GameNotFinished()
     events: list[dict[str, Any]] = [
         {

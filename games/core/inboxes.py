@@ -15,7 +15,7 @@ from engine import EMPTY, replay, seats_to_act
 from games.core.letters import letters_of
 from games.core.resources import iso_time
 from games.core.states import game_state
-from games.models import Game, Seat, Status
+from games.models import ENDED, Game, Seat, Status
 from games.store import log
 
 
@@ -24,7 +24,7 @@ def unfinished_games(account_id: int) -> list[dict[str, Any]]:
     the seats to act now, whether the account is one of them, and the turn's deadline."""
     seats = (
         Seat.objects.filter(account_id=account_id)
-        .exclude(game__status=Status.FINISHED)
+        .exclude(game__status__in=ENDED)
         .select_related("game")
         .order_by("game__created_at")
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -12,9 +13,11 @@ from django.conf import settings
 from django.db.models import F, Q
 
 from accounts.credentials import AccountCredential
+from accounts.errors import AccountRequired
 from accounts.services import builtin_account_id
 from engine import (
     EMPTY,
+    Cancel,
     GameState,
     Join,
     Leave,
@@ -25,34 +28,74 @@ from engine import (
 from engine import (
     create_game as engine_create_game,
 )
-from games.core import bots, clock
+from games.core import bots, clock, holds
 from games.core.append import all_or_nothing, append_events, optimistic
 from games.core.errors import (
     AccountSeatToken,
     Forbidden,
+    InvalidRequest,
     InvalidToken,
 )
 from games.core.reading import game_and_seat, game_uuid, get_game, refuse_if_played_by_bot
 from games.core.states import game_state, shuffler_of
 from games.core.tokens import Credential, hash_token, new_token
-from games.models import Game, Seat, Status
+from games.models import ENDED, Game, Seat, SeatHold
 
 SEED_BITS = 63
 
 
-def create_game(*, seats: int, options: dict[str, Any] | None, seed: int | None) -> Game:
+def create_game(
+    *,
+    seats: int,
+    options: dict[str, Any] | None,
+    seed: int | None,
+    listed: bool = True,
+    reserved: Sequence[str] = (),
+    created_by: AccountCredential | None = None,
+    rematch_of: Game | None = None,
+) -> Game:
+    """A new game waiting for players: `listed` in every lobby or only its players', with a
+    seat held for each `reserved` handle (which needs an account, `created_by`, to free them),
+    the rematch of a finished game when `rematch_of` (409 once it has one: the caller reads
+    that one)."""
     rules = Options(**(options or {}))
     events = engine_create_game(seats, rules)  # validates seats and options (R2, R12)
     seeded = seed is not None  # the creator knows the seed, so every card: told to joiners
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
+    holders = _reserved(seats, reserved, created_by)
 
     def write() -> Game:
-        game = Game.objects.create(seats=seats, options=rules.to_data(), seed=seed, seeded=seeded)
+        game = Game.objects.create(
+            seats=seats,
+            options=rules.to_data(),
+            seed=seed,
+            seeded=seeded,
+            listed=listed,
+            created_by_id=None if created_by is None else created_by.account_id,
+            rematch_of=rematch_of,
+        )
         append_events(game, EMPTY, events, replay(events))
+        holds.hold_seats(game, holders)
         return game
 
     return optimistic(lambda _: all_or_nothing(write))
+
+
+def _reserved(
+    seats: int, handles: Sequence[str], created_by: AccountCredential | None
+) -> list[int]:
+    """The accounts `handles` name: an account's game only, and no more than its seats."""
+    if not handles:
+        return []
+    if created_by is None:
+        raise AccountRequired()
+    if len(set(handles)) > seats:
+        raise InvalidRequest(
+            "More seats reserved than the game has.",
+            errors={"reserved": [f"Ensure this field has no more than {seats} elements."]},
+        )
+    return holds.reserved_accounts(handles)
 
 
 @dataclass(frozen=True)
@@ -70,23 +113,36 @@ class Joined:
 
 
 def join_game(
-    game_id: object, name: str, bot: str | None = None, account: AccountCredential | None = None
+    game_id: object,
+    name: str,
+    bot: str | None = None,
+    account: AccountCredential | None = None,
+    *,
+    guest_of: int | None = None,
 ) -> Joined:
     """Take the next open seat for a guest (a seat token, shown once), for an account (its
     handle as name; its tokens act for the seat, one seat per game: 409 `already_seated`), or
-    for a bot playing strategy `bot` (R13), whose system account the seat names."""
+    for a bot playing strategy `bot` (R13), whose system account the seat names.
+
+    Seats held for someone (`holds`) are left to them: a joiner who holds none gets 409
+    `seat_reserved` when every open seat is held. `guest_of`: the seat a guest held in the
+    game this one is the rematch of (the caller checked its old token), whose hold it uses."""
     seated = _Seated.of(name, bot, account)
+    holder = holds.Holder(None if bot else seated.account_id, guest_of)
 
     def attempt(_: int) -> Joined:
         game = get_game(game_id)
         before = game_state(game)
         join = Join(seated.name, bot, seated.handle)
         events, after = act(before, None, join, shuffler_of(game))
+        hold = holds.hold_for(game, holder, before.names.count(None))
         seat = events[0].seat  # type: ignore[union-attr]
         token = new_token() if seated.guest else None
 
         def write() -> None:  # the seat's row with its events: both or neither
             append_events(game, before, events, after)
+            if hold is not None:
+                hold.delete()
             Seat.objects.create(
                 game=game,
                 seat=seat,
@@ -197,13 +253,41 @@ def rotate_token(game_id: object, seat: int, credential: Credential | None) -> R
     return RotatedToken(seat, name, token)
 
 
-def listed_games(query: dict[str, Any]) -> Any:
+def cancel_game(game_id: object, reason: str) -> GameState:
+    """Call a game still waiting for players off, for `reason` (R13; a challenge declined,
+    canceled or expired): its seats' players are done with it, its holds go with it."""
+
+    def attempt(_: int) -> GameState:
+        game = get_game(game_id)
+        before = game_state(game)
+        events, after = act(before, None, Cancel(reason))
+
+        def write() -> None:
+            append_events(game, before, events, after)
+            SeatHold.objects.filter(game=game).delete()
+
+        all_or_nothing(write)
+        return after
+
+    return optimistic(attempt, game_uuid(game_id))
+
+
+def free_reserved_seat(game_id: object, handle: str, account: AccountCredential) -> Game:
+    """The creator frees the seat it reserved for `handle` (403 for anyone else)."""
+    game = get_game(game_id)
+    holds.free_hold(game, handle, account.account_id)
+    return game
+
+
+def listed_games(query: dict[str, Any], viewer: int | None = None) -> Any:
     """The games a lobby's validated `query` selects (`status`, `seats`, `open_seats`,
     `seeded`; stale games only with `stale`), in its `ordering` (the id breaks ties), their
-    seats fetched with them: the API's list and the web lobby show the same games."""
+    seats fetched with them: the API's list and the web lobby show the same games. Unlisted
+    games are left out but for the account `viewer` seated in them (or holding a seat)."""
     games = Game.objects.prefetch_related("seat_rows__account")
+    games = games.filter(_visible_to(viewer))
     if not query.get("stale"):
-        games = games.exclude(~Q(status=Status.FINISHED), updated_at__lt=stale_before())
+        games = games.exclude(~Q(status__in=ENDED), updated_at__lt=stale_before())
     if "status" in query:
         games = games.filter(status=query["status"])
     if "seats" in query:
@@ -216,6 +300,14 @@ def listed_games(query: dict[str, Any]) -> Any:
     return games.order_by(ordering, "-id" if ordering.startswith("-") else "id")
 
 
+def _visible_to(viewer: int | None) -> Q:
+    if viewer is None:
+        return Q(listed=True)
+    mine = Q(seat_rows__account_id=viewer) | Q(holds__account_id=viewer) | Q(created_by=viewer)
+    mine_ids = Game.objects.filter(mine).values("id")
+    return Q(listed=True) | Q(id__in=mine_ids)
+
+
 def stale_before() -> datetime:
     """An unfinished game whose last event is older than this is stale: no one moves it (a
     seat taken by a client that never came back keeps a game without a clock waiting)."""
@@ -223,4 +315,4 @@ def stale_before() -> datetime:
 
 
 def is_stale(game: Game) -> bool:
-    return game.status != Status.FINISHED and game.updated_at < stale_before()
+    return not game.ended and game.updated_at < stale_before()

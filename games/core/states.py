@@ -30,6 +30,7 @@ STATUS_OF_PHASE = {
     engine_state.PLAYING: Status.PLAYING,
     engine_state.ROUND_ENDED: Status.PLAYING,
     engine_state.FINISHED: Status.FINISHED,
+    engine_state.CANCELED: Status.CANCELED,
 }
 
 

@@ -22,7 +22,7 @@ from games.core.resources import event_feed, game_data
 from games.live.fanout import hub
 from games.live.inbox_streams import CREDENTIAL_EVERY_SECONDS, still_valid
 from games.live.sse import comment, frame, retry
-from games.models import Game, Status
+from games.models import Game
 from games.store import log
 from games.store.log import StoredEvent
 
@@ -81,7 +81,7 @@ def batch_for(read: LogRead, viewer: int | None, after: int) -> Batch:
     chunks = [frame(item["type"], item, item["sequence"]) for item in feed]
     chunks.append(frame("view", view))
     upto = max(after, game.version)
-    return Batch(len(feed), upto, b"".join(chunks), game.status == Status.FINISHED)
+    return Batch(len(feed), upto, b"".join(chunks), game.ended)
 
 
 def shared_batch(game_id: uuid.UUID, viewer: int | None, after: int) -> Batch:

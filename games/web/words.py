@@ -150,6 +150,14 @@ EVENT_WORDS: dict[str, Callable[[dict[str, Any], Names], str]] = {
     "SeatAbandoned": lambda d, n: (
         f"{n.of(d['seat'])} ran out of time too often: the {d['bot']} bot plays the seat now."
     ),
+    "GameCanceled": lambda d, n: f"The game is called off: {_CANCELED_WHY[d['reason']]}.",
+}
+
+#: Why a waiting game was called off (engine.events.CANCEL_REASONS), in words.
+_CANCELED_WHY: dict[str, str] = {
+    "declined": "an invitee declined the challenge",
+    "canceled": "the challenger canceled the challenge",
+    "expired": "the challenge expired unanswered",
 }
 
 

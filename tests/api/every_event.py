@@ -16,6 +16,7 @@ from engine import (
     DRAW,
     EVENT_TYPES,
     Action,
+    Cancel,
     Event,
     GreedyPlayer,
     Join,
@@ -43,7 +44,9 @@ SEATS = 4
 SEED, END_SCORE = 40, 40
 #: The events of seats changing hands (R13), which `seats_plan` makes; `game_plan` the others.
 SEAT_EVENTS = frozenset({"PlayerLeft", "SeatLeft", "TurnTimedOut", "SeatAbandoned"})
-PLAY_EVENTS = frozenset(EVENT_TYPES) - SEAT_EVENTS
+#: The end of a game called off before it started (R13), which `canceled_plan` makes.
+CANCELED_EVENTS = frozenset({"GameCanceled"})
+PLAY_EVENTS = frozenset(EVENT_TYPES) - SEAT_EVENTS - CANCELED_EVENTS
 
 
 def stalling_choice(seen: GameView, greedy: GreedyPlayer) -> Action:
@@ -119,6 +122,14 @@ def seats_plan(end_score: int = 20) -> list[Event]:
     return events
 
 
+def canceled_plan() -> list[Event]:
+    """A game two of whose seats were taken, then called off (a challenge declined)."""
+    events = create_game(SEATS, Options(end_score=END_SCORE))
+    for name in ("Ada", "Bob"):
+        events += act(replay(events), None, Join(name))[0]
+    return events + act(replay(events), None, Cancel("declined"))[0]
+
+
 def history_document(events: list[Event]) -> dict[str, Any]:
     """A history document (format `skyjo-history` 1) holding these events, for an import."""
     first = events[0]
@@ -129,7 +140,9 @@ def history_document(events: list[Event]) -> dict[str, Any]:
         "game": {
             "seats": SEATS,
             "options": first.options.to_data(),  # type: ignore[union-attr]
-            "players": [{"seat": s, "name": name} for s, name in enumerate(state.names)],
+            "players": [
+                {"seat": s, "name": name} for s, name in enumerate(state.names) if name is not None
+            ],
         },
         "events": [
             {

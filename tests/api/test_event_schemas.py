@@ -30,12 +30,14 @@ from engine import (
 from engine.events import UPCASTERS
 
 from .every_event import (
+    CANCELED_EVENTS,
     END_SCORE,
     PLAY_EVENTS,
     SEAT_EVENTS,
     SEATS,
     SEED,
     Plan,
+    canceled_plan,
     game_plan,
     history_document,
     seats_plan,
@@ -274,6 +276,26 @@ def test_a_game_whose_seats_change_hands_matches_the_schemas(api: APIClient) -> 
     for event in document["events"]:
         assert_valid(f"{event['type']}HistoryEvent", event)
         assert_valid(event["type"], event["data"])
+
+
+@pytest.mark.django_db
+def test_a_canceled_game_matches_the_schemas_and_imports_as_canceled(api: APIClient) -> None:
+    """A game called off before it started (R13): its feed and history validate, its
+    history is published (nothing is hidden), and an import of it is canceled too."""
+    events = canceled_plan()
+    assert {event_type(e) for e in events} >= CANCELED_EVENTS
+    imported = api.post(f"{GAMES}/import", history_document(events), format="json")
+    assert imported.status_code == 201, imported.content
+    game_id = imported.json()["id"]
+    assert imported.json()["status"] == "canceled"
+    check_feed(feed(api, game_id, None), None, finished=True)
+    document = api.get(f"{GAMES}/{game_id}/history").json()
+    assert_valid("History", document)
+    assert document["events"][-1]["data"] == {"reason": "declined"}
+    for event in document["events"]:
+        assert_valid(f"{event['type']}HistoryEvent", event)
+    listed = api.get(f"{GAMES}?status=canceled").json()["results"]
+    assert [game["id"] for game in listed] == [game_id]
 
 
 def test_the_schema_1_fixtures_validate_as_history_items() -> None:

@@ -13,8 +13,10 @@ from engine import (
     EMPTY,
     TAKE_DISCARD,
     Action,
+    Cancel,
     GameState,
     Join,
+    Leave,
     Options,
     Replace,
     Reveal,
@@ -170,6 +172,17 @@ def _game_finished() -> list[str]:
     ]
 
 
+def _game_canceled() -> list[str]:
+    half = Table(2, join=False)
+    half.do(None, Join("Ada"))
+    half.do(None, Cancel("declined"))
+    return [
+        refused(half.state, seat, action)
+        for seat in (0, 1, None)
+        for action in (DRAW, Reveal(0, 0), Join("late"), Cancel("expired"), Leave())
+    ]
+
+
 def _spectator_cannot_act() -> list[str]:
     table = playing()
     return [refused(table.state, None, a) for a in (DRAW, TAKE_DISCARD, Reveal(0, 0))]
@@ -215,6 +228,7 @@ TRIGGERS: dict[str, Callable[[], list[str]]] = {
     "game_full": _game_full,
     "game_not_started": _game_not_started,
     "game_finished": _game_finished,
+    "game_canceled": _game_canceled,
     "spectator_cannot_act": _spectator_cannot_act,
     "unknown_seat": _unknown_seat,
     "invalid_options": _invalid_options,

@@ -28,6 +28,7 @@ from engine.events import (
     DrawnCardDiscarded,
     DrawPileReshuffled,
     FinalTurnsBegan,
+    GameCanceled,
     GameCreated,
     GameEnded,
     PlayerJoined,
@@ -74,6 +75,7 @@ ONE_OF_EACH: list[Event] = [
     TurnTimedOut(0),
     SeatAbandoned(0, "random"),
     PlayerJoined(5, "Statistician bot", "statistician"),
+    GameCanceled("declined"),
 ]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import (
+    Cancel,
     GameState,
     GreedyPlayer,
     Join,
@@ -16,15 +17,17 @@ from engine import (
     TimeOut,
     act,
     create_game,
+    decide,
     replay,
     seats_to_act,
 )
 from engine import errors as rule_errors
 from engine.audit import InvalidLog, verify_log
 from engine.autoplay import bot_seats_to_act, finish_turn, human_seats_to_act, time_out
-from engine.errors import InvalidOptions
+from engine.errors import InvalidOptions, WrongStep
 from engine.events import (
     Event,
+    GameCanceled,
     PlayerJoined,
     PlayerLeft,
     SeatAbandoned,
@@ -33,6 +36,8 @@ from engine.events import (
 )
 from engine.simulate import chooser_from_view
 from engine.snapshot import state_from_data, state_to_data
+from engine.state import CANCELED
+from engine.view import view
 
 GREEDY = chooser_from_view(GreedyPlayer())
 
@@ -236,3 +241,29 @@ def test_clock_options_are_bounded(options: dict[str, object]) -> None:
 def test_clock_options_at_their_bounds() -> None:
     assert Options(turn_seconds=5, max_timeouts=1).to_data()["turn_seconds"] == 5
     assert Options(turn_seconds=86_400, max_timeouts=20).max_timeouts == 20
+
+
+def test_a_waiting_game_is_canceled_for_a_reason_and_its_log_audits() -> None:
+    """R13: a game waiting for players can be called off; its state and view say so, the
+    rules refuse everything after it, and the audit recovers the cancel from the log."""
+    game = Game(3, [None])
+    assert game.do(None, Cancel("expired")) == [GameCanceled("expired")]
+    assert game.state.phase == CANCELED
+    assert view(game.state, None).to_data()["status"] == "canceled"
+    assert verify_log(game.events) == game.state == replay(game.events)
+    assert state_from_data(state_to_data(game.state)) == game.state
+
+
+@pytest.mark.parametrize("reason", ["declined", "canceled", "expired"])
+def test_every_documented_reason_cancels(reason: str) -> None:
+    assert Game(2, []).do(None, Cancel(reason)) == [GameCanceled(reason)]
+
+
+def test_a_started_game_or_an_unknown_reason_is_not_canceled() -> None:
+    started = Game(2, [None, "greedy"])
+    with pytest.raises(WrongStep, match="played out"):
+        decide(started.state, None, Cancel("canceled"))
+    with pytest.raises(WrongStep, match="one of declined, canceled, expired"):
+        decide(Game(2, []).state, None, Cancel("bored"))
+    with pytest.raises(InvalidLog, match="played out"):
+        verify_log([*started.events, GameCanceled("canceled")])

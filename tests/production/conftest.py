@@ -1,5 +1,5 @@
 """Two real server processes (gunicorn, as `make serve` runs it) on loopback, serving the test
-database that pytest-django created: `test_test` on PostgreSQL, the test file on SQLite.
+database that pytest-django created: `test_<name>_<pid>` on PostgreSQL, the test file on SQLite.
 
 Tests that use them must commit their data (`django_db(transaction=True)`), since the servers
 read it through their own connections. The servers stop before the test database is dropped.

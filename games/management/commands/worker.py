@@ -24,6 +24,7 @@ from django_tasks_db.management.commands.db_worker import Command as DatabaseWor
 from django_tasks_db.management.commands.db_worker import Worker
 
 from games import core
+from play.sweep import sweep as play_sweep
 
 logger = logging.getLogger("games.worker")
 
@@ -37,6 +38,7 @@ class SweepingWorker(Worker):
     def run(self) -> None:
         if self.batch:  # the jobs due now, then exit: what is owed is queued first
             core.sweep(0.0)
+            play_sweep()
         else:
             threading.Thread(target=_sweep_forever, name="skyjo-sweep", daemon=True).start()
         super().run()
@@ -50,6 +52,9 @@ def _sweep_forever() -> None:
             found = core.sweep(grace)
             if found:
                 logger.info("sweep: queued jobs for %d games", found)
+            done = play_sweep()
+            if done:
+                logger.info("sweep: %d challenges and seeks acted on", done)
         except Exception:  # a database down now may be up at the next sweep
             logger.warning("sweep failed", exc_info=True)
         finally:

@@ -1,0 +1,15 @@
+"""What the workers' sweep (`manage.py worker`) does for playing together, beside the games'
+owed moves: every step finds what came due (challenges to expire, seeks to match or lapse)
+and acts on it, each safe to run on any number of workers at once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+#: The steps of a sweep, in order; each answers how many things it acted on.
+SWEEP_STEPS: list[Callable[[], int]] = []
+
+
+def sweep() -> int:
+    """Run every step once; answers how many things they acted on."""
+    return sum(step() for step in SWEEP_STEPS)
