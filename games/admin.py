@@ -38,7 +38,7 @@ class GameEventInline(ReadOnlyInline):
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "status", "seats", "players_joined", "round", "version", "created_at")
-    list_filter = ("status", "seats")
+    list_filter = ("status", "seats", "listed")
     readonly_fields = (
         "id",
         "created_at",
@@ -54,6 +54,9 @@ class GameAdmin(admin.ModelAdmin):
         "winners",
         "turn_deadline",
         "bots_to_move",
+        "listed",
+        "created_by",
+        "rematch_of",
     )
     exclude = ("seed",)
     inlines = (SeatInline, GameEventInline)
