@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 from accounts.models import Account
 from games import core
 from games.models import Game
+from tests.api.bots_support import Clock, run_jobs
 from tests.api.support import GAMES, bearer, get_view
 from tests.play.support import account, answer, challenge
 
@@ -89,3 +90,32 @@ def test_verify_games_accepts_it_with_its_seats_challenge_letters(
     call_command("verify_games", canceled["game"], "--verbosity", "2", stdout=out)
     assert f"ok   {canceled['game']}" in out.getvalue()
     assert "1 games checked, 0 do not replay." in out.getvalue()
+
+
+@pytest.mark.parametrize("how", ["declined", "canceled", "expired"])
+def test_each_way_of_calling_a_challenge_off_imports_as_it_was(
+    api: APIClient, how: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ada, bob = account("ada"), account("bob")
+    made = challenge(api, ada, ["bob"], seats=3, bots=["greedy"], expires_in=10)
+    if how == "declined":
+        answer(api, bob, made["id"], "decline")
+    elif how == "canceled":
+        answer(api, ada, made["id"], "cancel")
+    else:
+        Clock(monkeypatch).advance(11)
+        assert run_jobs() == 1
+    original = api.get(f"{GAMES}/{made['game']}/history").json()
+    assert original["events"][-1]["data"] == {"reason": how}
+    imported = api.post(f"{GAMES}/import", original, format="json").json()
+    again = api.get(f"{GAMES}/{imported['id']}/history").json()
+    assert played(again) == played(original)  # the accounts' seats become guests'
+    assert again["game"]["status"] == "canceled"
+
+
+def played(history: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """A history's events, their types and data, without the seats' accounts."""
+    return [
+        (e["type"], {k: v for k, v in e["data"].items() if k != "account"})
+        for e in history["events"]
+    ]
