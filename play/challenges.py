@@ -158,14 +158,14 @@ def accept_challenge(invitee: AccountCredential, challenge_id: object) -> Challe
     with transaction.atomic():
         challenge = _locked(challenge_id, invitee)
         invitation = _open_invitation(challenge, invitee)
+        _answer(invitation, Answer.ACCEPTED)
+        payload = {"handle": invitee.handle}  # told before the game's own letters, if it deals
+        deliver(_letters(challenge, _parties(challenge), "challenge_accepted", payload))
         seated = Seat.objects.filter(game_id=challenge.game_id, account_id=invitee.account_id)
         if not seated.exists():  # it took its held seat by joining the game: it accepts
             core.join_game(challenge.game_id, invitee.handle, account=invitee)
-        _answer(invitation, Answer.ACCEPTED)
         if not challenge.invitations.exclude(answer=Answer.ACCEPTED).exists():
             _close(challenge, ChallengeStatus.ACCEPTED)
-        payload = {"handle": invitee.handle}
-        deliver(_letters(challenge, _parties(challenge), "challenge_accepted", payload))
         return _read(challenge.id)
 
 
