@@ -41,7 +41,10 @@ def test_one_challenges_the_other_accepts_and_the_table_deals(new_page: Any) -> 
     sign_up(dmitri, "Dmitri")
 
     game_id = challenge(chloe, "Dmitri")
-    assert "Waiting for players: 1 of 2 seats open." in chloe.get_by_role("heading", level=1).inner_text()
+    assert (
+        "Waiting for players: 1 of 2 seats open."
+        in chloe.get_by_role("heading", level=1).inner_text()
+    )
 
     entry = invitation(dmitri, "Chloe")
     assert entry.get_by_text("2 seats").is_visible()
