@@ -9,13 +9,13 @@ from functools import partial
 from typing import Any
 
 import orjson
-from django.conf import settings
 from django.http import HttpResponse, HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 import play
 from accounts.credentials import AccountCredential
@@ -107,8 +107,9 @@ def _answered(
 
 
 def _count_bot_seats(request: Request, bots: int) -> None:
-    """A challenge's bots count against the address's `bot_seat` limit, as joins do."""
-    if not settings.THROTTLING or not bots:
+    """A challenge's bots count against the address's `bot_seat` limit, as joins do (when the
+    API's throttles are on: `THROTTLING`)."""
+    if not APIView.throttle_classes or not bots:
         return
     throttle = PageBotSeatThrottle()
     for _ in range(bots):
