@@ -215,16 +215,20 @@ def cancel_challenge(challenger: AccountCredential, challenge_id: object) -> Cha
 
 def expire_challenge(challenge_id: uuid.UUID) -> bool:
     """The challenge `expired`, if it is still pending at its `expires_at`, its game called off
-    (reason `expired`) and `challenge_canceled` sent to every party; answers whether it did.
+    (reason `expired`) and `challenge_canceled` sent to every party; answers whether it acted.
     Exactly once however many workers try at once: the first holds the row, the others find
-    it closed."""
+    it closed. A game that dealt meanwhile (its invitees joined it rather than accept) is
+    under way: its challenge is closed `accepted`, as `status_of` already said."""
     with transaction.atomic():
         due = Challenge.objects.filter(
             pk=challenge_id, status=ChallengeStatus.PENDING, expires_at__lte=clock.now()
         )
-        challenge = due.select_for_update(of=("self",)).first()
+        challenge = due.select_related("game").select_for_update(of=("self",)).first()
         if challenge is None:
             return False
+        if status_of(challenge) == ChallengeStatus.ACCEPTED:
+            _close(challenge, ChallengeStatus.ACCEPTED)
+            return True
         _close(challenge, ChallengeStatus.EXPIRED)
         _call_off(challenge, "expired")
         payload = {"reason": "expired"}
@@ -264,20 +268,29 @@ def challenges_of(
 
 def _in_status(status: str) -> Q:
     """Challenges whose `status_of` is `status`."""
-    now = clock.now()
+    pending = Q(status=ChallengeStatus.PENDING)
+    dealt = pending & ~Q(game__status=Status.WAITING)
+    late = pending & Q(game__status=Status.WAITING, expires_at__lte=clock.now())
     if status == ChallengeStatus.PENDING:
-        return Q(status=status, expires_at__gt=now)
+        return pending & ~dealt & ~late
+    if status == ChallengeStatus.ACCEPTED:
+        return Q(status=status) | dealt
     if status == ChallengeStatus.EXPIRED:
-        return Q(status=status) | Q(status=ChallengeStatus.PENDING, expires_at__lte=now)
+        return Q(status=status) | late
     return Q(status=status)
 
 
 def status_of(challenge: Challenge) -> str:
-    """The challenge's status as its parties see it: a pending one past its `expires_at` is
-    `expired` already, whether or not its job has run yet."""
-    if challenge.status == ChallengeStatus.PENDING and challenge.expires_at <= clock.now():
+    """The challenge's status as its parties see it, whether or not its expiry's job has run
+    yet: a pending one whose game has dealt is `accepted` (its invitees took their held seats
+    by joining it), one past its `expires_at` `expired`."""
+    if challenge.status != ChallengeStatus.PENDING:
+        return str(challenge.status)
+    if challenge.game.status != Status.WAITING:
+        return ChallengeStatus.ACCEPTED
+    if challenge.expires_at <= clock.now():
         return ChallengeStatus.EXPIRED
-    return str(challenge.status)
+    return ChallengeStatus.PENDING
 
 
 def challenge_data(challenge: Challenge) -> dict[str, Any]:

@@ -638,9 +638,10 @@ class ChallengeSerializer(serializers.Serializer):
     )
     status = serializers.ChoiceField(
         choices=CHALLENGE_STATUSES,
-        help_text="`pending` until every invitee accepted (`accepted`), one declined "
-        "(`declined`), the challenger canceled it (`canceled`) or `expires_at` passed "
-        "(`expired`, shown as soon as it passes).",
+        help_text="`pending` until every invitee accepted (`accepted`; so too once its game "
+        "has dealt, its invitees having joined it themselves), one declined (`declined`), the "
+        "challenger canceled it (`canceled`) or `expires_at` passed (`expired`, shown as soon "
+        "as it passes).",
     )
     challenger = serializers.CharField(help_text="The handle of the account that challenged.")
     invitees = InviteeSerializer(many=True, help_text="Each invited account and its answer.")

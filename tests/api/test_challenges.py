@@ -353,3 +353,27 @@ def test_a_challenge_s_bots_count_against_the_bot_seat_limit(
     refused = api.post(CHALLENGES, body, format="json", **bearer(ada))
     assert_problem(refused, 429, "throttled")
     assert Challenge.objects.count() == 1
+
+
+def test_a_game_its_invitees_joined_themselves_is_an_accepted_challenge(
+    api: APIClient, ada: str, bob: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock(monkeypatch)
+    made = challenge(api, ada, ["bob"], expires_in=60)
+    joined = api.post(f"{GAMES}/{made['game']}/players", {}, format="json", **bearer(bob))
+    assert joined.status_code == 201 and joined.json()["game"]["status"] == "setup"
+    read = api.get(f"{CHALLENGES}/{made['id']}", **bearer(ada)).json()
+    assert read["status"] == "accepted"  # its game dealt: nothing is left to answer
+
+    def listed(status: str) -> list[str]:
+        page = api.get(CHALLENGES, {"status": status}, **bearer(ada)).json()
+        return [item["id"] for item in page["results"]]
+
+    assert (listed("accepted"), listed("pending")) == ([made["id"]], [])
+    assert_problem(answer(api, ada, made["id"], "cancel"), 409, "challenge_closed")
+    clock.advance(61)
+    assert listed("accepted") == [made["id"]] and listed("expired") == []
+    assert run_jobs() == 1
+    assert Challenge.objects.get(pk=made["id"]).status == "accepted"
+    assert get_view(api, made["game"])["status"] == "setup"  # played, never called off
+    assert letters("ada", "challenge_canceled") == []
