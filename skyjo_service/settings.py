@@ -475,7 +475,6 @@ SPECTACULAR_SETTINGS = {
         "ChallengeStatus": "games.api.shapes.CHALLENGE_STATUSES",
         "InvitationAnswer": "games.api.shapes.INVITATION_ANSWERS",
         "DeclineReason": "games.api.shapes.DECLINE_REASONS",
-        "ChallengeDirection": "games.api.inputs.CHALLENGE_DIRECTIONS",
         # The `type` of each event's schema (games.api.event_shapes): an enum of one value.
         **{f"{name}EventType": [name] for name in EVENT_TYPES},
     },
