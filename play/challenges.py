@@ -87,13 +87,20 @@ def create_challenge(challenger: AccountCredential, request: ChallengeRequest) -
             expires_at=expires_at,
             bots=list(request.bots),
         )
-        Invitation.objects.bulk_create(
-            Invitation(challenge=challenge, account=account) for account in invitees
-        )
-        challenge = _read(challenge.id)
-        body = {"challenge": str(challenge.id), **challenge_data(challenge)}
-        deliver([Letter(account.handle, "challenge", body) for account in invitees])
+        challenge = _invite(challenge, invitees)
         _schedule_expiry(challenge)
+    return challenge
+
+
+def _invite(challenge: Challenge, invitees: list[Account]) -> Challenge:
+    """The invitations, and to each invitee the `challenge` letter: the challenge as its
+    parties read it, and its id as `challenge`, as in its other letters."""
+    Invitation.objects.bulk_create(
+        Invitation(challenge=challenge, account=account) for account in invitees
+    )
+    challenge = _read(challenge.id)
+    body = {"challenge": str(challenge.id), **challenge_data(challenge)}
+    deliver([Letter(account.handle, "challenge", body) for account in invitees])
     return challenge
 
 
@@ -162,7 +169,7 @@ def accept_challenge(invitee: AccountCredential, challenge_id: object) -> Challe
         payload = {"handle": invitee.handle}  # told before the game's own letters, if it deals
         deliver(_letters(challenge, _parties(challenge), "challenge_accepted", payload))
         seated = Seat.objects.filter(game_id=challenge.game_id, account_id=invitee.account_id)
-        if not seated.exists():  # it took its held seat by joining the game: it accepts
+        if not seated.exists():  # one that joined the game itself sits already: it answers
             core.join_game(challenge.game_id, invitee.handle, account=invitee)
         if not challenge.invitations.exclude(answer=Answer.ACCEPTED).exists():
             _close(challenge, ChallengeStatus.ACCEPTED)
