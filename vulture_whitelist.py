@@ -8,7 +8,9 @@ dotted path, and fields only ever read by reflection. (Vulture parses it; it is 
 
 # ruff: noqa: B018
 
+import play
 from accounts import apps as accounts_apps
+from accounts import services as accounts_services
 from engine.state import GameState, Grid
 from engine.view import LastAction
 from games import apps
@@ -38,6 +40,8 @@ from games.web import accounts as web_accounts
 from games.web.account_forms import LoginForm, SignupForm
 from games.web.forms import CreateGameForm
 from loadtest import apps as loadtest_apps
+from play import apps as play_apps
+from play.models import ChatMessage, DeclineReason, Room, Seek, SeekStatus
 from skyjo_service.env import env_bool, env_float, env_int, env_list
 
 # Named in skyjo_service/settings.py (INSTALLED_APPS, MIDDLEWARE, REST_FRAMEWORK,
@@ -98,3 +102,22 @@ CreateGameForm.seat_fields
 web_accounts.login_handle, web_accounts.locked_out
 web_accounts.LoginPage.authentication_form, web_accounts.LoginPage.redirect_authenticated_user
 SignupForm.password_again, SignupForm.clean_handle, LoginForm.clean_username
+
+# Playing together: its app (named in INSTALLED_APPS as "play"), its door's module
+# `__getattr__` (PEP 562: Python calls it), the lobby form's `clean_<field>` hook, the
+# problem's `challenge_status` (a documented field), and the choices read through `.choices`
+# and `.values` (the API's enums, the decline form).
+play_apps.PlayConfig
+play.__getattr__
+CreateGameForm.clean_challenge
+schema.ProblemSerializer.challenge_status
+DeclineReason.GENERIC, DeclineReason.LATER, DeclineReason.TOO_FAST, DeclineReason.TOO_SLOW
+DeclineReason.RATED, DeclineReason.CASUAL, DeclineReason.NO_BOT, DeclineReason.ONLY_BOT
+
+# The foundation of issue 23 that its other parts use (quick play's seeks and matcher, the
+# chat): kept here until they are merged.
+accounts_services.acting_for
+Seek.seats_min, Seek.seats_max, Seek.rated, Seek.bots_after, Seek.seen_at
+SeekStatus.MATCHED
+Room.SPECTATORS
+ChatMessage.room

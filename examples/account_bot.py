@@ -2,10 +2,15 @@
 """A bot account that plays any number of games at once, and never polls.
 
 It reads its account stream (`GET /api/v1/account/stream`): the `snapshot` it starts with
-names the games it sits in, `game_started` and `your_turn` name new ones. Each game it plays
-from that game's stream (`GET /api/v1/games/{id}/stream`, its seat's, with the same token),
-in a thread of its own, sending one of a view's `legal_actions` whenever there are any. Both
-streams resume after `Last-Event-ID` when they end. Needs httpx and httpx-sse only:
+names the games it sits in, `game_started` and `your_turn` name new ones, and a `challenge`
+letter a challenge it is invited to, which it accepts (`POST /api/v1/challenges/{id}/accept`:
+its held seat is taken) and then plays; when it starts it also accepts the challenges already
+waiting for it (`GET /api/v1/challenges?direction=incoming&status=pending`). Each game it
+plays from that game's stream (`GET /api/v1/games/{id}/stream`, its seat's, with the same
+token), in a thread of its own, sending one of a view's `legal_actions` whenever there are
+any. Both streams resume after `Last-Event-ID` when they end. Its token needs the scopes
+`play`, `challenge:read` and `challenge:write` (an account's first token has them all). Needs
+httpx and httpx-sse only:
 
     # A bot account of its own (its token is printed once), then play whatever it is seated in:
     python examples/account_bot.py --create-account my_bot
@@ -32,6 +37,10 @@ from httpx_sse import ServerSentEvent, connect_sse
 PREFERENCE = ["reveal", "draw", "discard", "replace", "take_discard"]
 #: Answers meaning the game moved on under us: the next view says what to do.
 STALE = {"not_your_turn", "concurrent_update", "version_mismatch", "game_finished"}
+#: A game's statuses after which nothing more happens in it.
+OVER = {"finished", "canceled"}
+#: Answers to an accept meaning the challenge is no longer for us to take: let it go.
+TOO_LATE = {"challenge_closed", "already_answered", "challenge_not_found"}
 
 
 def choose(legal: list[dict[str, Any]]) -> dict[str, Any]:
@@ -82,10 +91,35 @@ class Bot:
         if kind == "snapshot":
             for game in data["games"]:
                 self.play(game["game"])
+            self.accept_waiting()
+        elif kind == "challenge":
+            self.accept(data["challenge"], data["game"])
         elif kind in ("game_started", "your_turn"):
             self.play(data["game"])
         elif kind == "game_finished":
             self.over(data["game"])
+
+    def accept_waiting(self) -> None:
+        """Accept the challenges made while the bot was not listening (none without the
+        scope `challenge:read`: a token for playing only)."""
+        query = {"direction": "incoming", "status": "pending", "limit": 100}
+        with self.client() as client:
+            answer = client.get("/api/v1/challenges", params=query)
+            if answer.status_code == 403:
+                return
+            answer.raise_for_status()
+            for challenge in answer.json()["results"]:
+                self.accept(challenge["id"], challenge["game"])
+
+    def accept(self, challenge_id: str, game_id: str) -> None:
+        """Take the seat a challenge holds for the bot, then play its game (a challenge
+        answered or called off meanwhile is let go)."""
+        with self.client() as client:
+            answer = client.post(f"/api/v1/challenges/{challenge_id}/accept")
+        if answer.status_code >= 400 and answer.json().get("code") in TOO_LATE:
+            return
+        answer.raise_for_status()
+        self.play(game_id)
 
     def play(self, game_id: str) -> None:
         """A thread for the game, unless one plays it already or it is over."""
@@ -117,7 +151,7 @@ class Bot:
                 if sse.event != "view":
                     continue
                 view = json.loads(sse.data)
-                if view["status"] == "finished":
+                if view["status"] in OVER:  # played to the end, or called off
                     self.over(game_id)
                     return
                 if view.get("legal_actions"):

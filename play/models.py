@@ -59,6 +59,9 @@ class Challenge(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
+    # The strategies of the bots seated with the challenger, as the challenge asked for them
+    # (the game's seats may later name other bots: a seat left is played by one).
+    bots = models.JSONField(default=list)
 
     class Meta:
         ordering = ["-created_at"]

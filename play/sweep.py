@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from play.challenges import expire_due_challenges
+
 #: The steps of a sweep, in order; each answers how many things it acted on.
-SWEEP_STEPS: list[Callable[[], int]] = []
+SWEEP_STEPS: list[Callable[[], int]] = [expire_due_challenges]
 
 
 def sweep() -> int:

@@ -370,6 +370,9 @@ THROTTLE_DEFAULTS = {
     "bot_seat": {False: "120/hour", True: "4000/hour"},
     # New accounts per client address (POST /api/v1/accounts).
     "account_create": {False: "10/hour", True: "1000/hour"},
+    # Challenges per account (POST /api/v1/challenges and the lobby's form): each writes to
+    # its invitees' account streams.
+    "challenge_create": {False: "60/hour", True: "2000/hour"},
 }
 # `manage.py bench_load` mounts its bare endpoint (/bench/insert) on the server it starts.
 BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS", False)
@@ -469,6 +472,9 @@ SPECTACULAR_SETTINGS = {
         "StreamFrameKind": "games.api.shapes.STREAM_FRAME_EVENTS",
         "AccountStreamFrameKind": "games.api.shapes.ACCOUNT_FRAME_EVENTS",
         "InboxEntryType": "games.api.shapes.INBOX_ENTRY_TYPES",
+        "ChallengeStatus": "games.api.shapes.CHALLENGE_STATUSES",
+        "InvitationAnswer": "games.api.shapes.INVITATION_ANSWERS",
+        "DeclineReason": "games.api.shapes.DECLINE_REASONS",
         # The `type` of each event's schema (games.api.event_shapes): an enum of one value.
         **{f"{name}EventType": [name] for name in EVENT_TYPES},
     },
@@ -493,6 +499,11 @@ SPECTACULAR_SETTINGS = {
             "name": "accounts",
             "description": "People and bots with a lasting handle, their personal tokens "
             "(with scopes), their games and public profiles.",
+        },
+        {
+            "name": "challenges",
+            "description": "An account invites others to a game it creates for them: they "
+            "accept or decline, the challenger may cancel, and unanswered it expires.",
         },
     ],
     "SWAGGER_UI_DIST": "SIDECAR",

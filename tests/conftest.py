@@ -54,6 +54,7 @@ def rates(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
         "seat": "1000/min",
         "game_create": "1000/hour",
         "bot_seat": "1000/hour",
+        "challenge_create": "1000/hour",
     }
     monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
     cache.clear()

@@ -30,6 +30,8 @@ from games.api.closed import ClosedShape
 from games.core import ACCOUNT_GAME_STATUSES, bots
 from games.core.names import MAX_NAME_LENGTH, NAME_PATTERN, is_valid_name, normalized_name
 from games.models import Status
+from play import DEFAULT_EXPIRES_IN, MAX_EXPIRES_IN, MIN_EXPIRES_IN
+from play.models import ChallengeStatus, DeclineReason
 
 MAX_SEED = 2**63 - 1
 
@@ -410,3 +412,77 @@ class PlayerGamesQuerySerializer(serializers.Serializer):
 
 class MyGamesQuerySerializer(PlayerGamesQuerySerializer):
     status = QueryChoiceField(choices=list(ACCOUNT_GAME_STATUSES), required=False)
+
+
+# Challenges
+
+
+class CreateChallengeSerializer(StrictSerializer):
+    """A challenge: the accounts invited by handle, the game's seats and options, the bots
+    seated with the challenger, whether the game is listed, and the time to answer."""
+
+    players = serializers.ListField(
+        child=HandleField(max_length=20, trim_whitespace=False),
+        min_length=1,
+        max_length=MAX_SEATS - 1,
+        help_text="The handles of the accounts invited (persons or bot accounts, whatever "
+        "their case), each once: not your own, and not a built-in bot's (seat those with "
+        "`bots`). Each gets a seat held for it until the challenge closes.",
+    )
+    seats = StrictIntegerField(
+        min_value=MIN_SEATS,
+        max_value=MAX_SEATS,
+        help_text="The game's seats (R2): at least 1 (yours) + `players` + `bots`. Seats "
+        "beyond those are open to anyone who has the game's link (or finds it in the lobby "
+        "when `listed`), and the game deals once every seat is taken.",
+    )
+    options = OptionsSerializer(required=False)
+    bots = serializers.ListField(
+        child=StrategyField(),
+        required=False,
+        default=list,
+        max_length=MAX_SEATS - 2,
+        help_text="Bots seated with you at once (`GET /api/v1/bots`), after your seat: each "
+        "counts against your address's `bot_seat` limit, as a join does.",
+    )
+    listed = StrictBooleanField(
+        default=False,
+        help_text="`false` (the default): the game is private, left out of `GET "
+        "/api/v1/games` but for its players (its unguessable id is the invitation); `true`: "
+        "listed in the lobby like any game.",
+    )
+    expires_in = StrictIntegerField(
+        min_value=MIN_EXPIRES_IN,
+        max_value=MAX_EXPIRES_IN,
+        default=DEFAULT_EXPIRES_IN,
+        help_text="Seconds the invitees have to answer (10 to 86400, 600 by default): then "
+        "the challenge expires and its game is called off.",
+    )
+
+    def validate_players(self, handles: list[str]) -> list[str]:
+        if not all(is_well_formed(handle) for handle in handles):
+            raise serializers.ValidationError(f"Each is a handle: {HANDLE_HELP}")
+        return handles
+
+
+class DeclineSerializer(StrictSerializer):
+    """Why the invitee declines (the body may be absent or `{}`: `generic`)."""
+
+    reason = serializers.ChoiceField(
+        choices=list(DeclineReason.values),
+        default="generic",
+        help_text="Shown to the challenger: "
+        + "; ".join(f"`{value}`: “{label}”" for value, label in DeclineReason.choices),
+    )
+
+
+CHALLENGE_DIRECTIONS = ["incoming", "outgoing"]
+
+
+class ChallengeListQuerySerializer(serializers.Serializer):
+    """The account's challenges: which way, in which status, and the page."""
+
+    direction = QueryChoiceField(choices=CHALLENGE_DIRECTIONS, required=False)
+    status = QueryChoiceField(choices=list(ChallengeStatus.values), required=False)
+    limit = QueryIntegerField(min_value=1, max_value=MAX_PAGE, default=20)
+    offset = QueryIntegerField(min_value=0, max_value=MAX_OFFSET, default=0)

@@ -326,6 +326,42 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         "or freed already, or the game has started.",
         "Read the game's `reserved` list.",
     ),
+    "challenge_not_found": ProblemType(
+        404,
+        "No such challenge",
+        "No challenge has this id, or you are neither its challenger nor one of its invitees "
+        "(a challenge is its parties' business: to anyone else it does not exist).",
+        "List your challenges (`GET /api/v1/challenges`) for their ids.",
+    ),
+    "not_invited": ProblemType(
+        403,
+        "Not invited",
+        "Only the challenge's invitees accept or decline it; its challenger cancels it.",
+        "As the challenger, cancel it (`POST /api/v1/challenges/{id}/cancel`).",
+    ),
+    "not_challenger": ProblemType(
+        403,
+        "Not the challenger",
+        "Only the account that made the challenge cancels it; an invitee declines it.",
+        "As an invitee, decline it (`POST /api/v1/challenges/{id}/decline`).",
+    ),
+    "challenge_closed": ProblemType(
+        409,
+        "The challenge is closed",
+        "The challenge is no longer pending, so it takes no more answers: every invitee "
+        "accepted, one declined, its challenger canceled it, or its `expires_at` passed "
+        "(`challenge_status` says which: `accepted`, `declined`, `canceled` or `expired`).",
+        "Read it (`GET /api/v1/challenges/{id}`); an accepted challenge's game is played at "
+        "`/api/v1/games/{game}`. For another game, make a new challenge.",
+    ),
+    "already_answered": ProblemType(
+        409,
+        "You answered already",
+        "You have answered this challenge (`answer` says how); it waits for its other "
+        "invitees' answers.",
+        "Wait for the others: your account stream tells you when the challenge is accepted "
+        "or called off.",
+    ),
     "server_error": ProblemType(
         500,
         "Internal server error",

@@ -17,6 +17,7 @@ from accounts.scopes import SCOPES
 from engine import TURN_ACTION_KINDS
 from games.api.headers import IF_MATCH_PATTERN
 from games.api.problems import TITLES, codes_with_status
+from play.models import Answer, ChallengeStatus
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -95,6 +96,16 @@ class ProblemSerializer(serializers.Serializer):
         allow_null=True,
         help_text="With `invalid_history`: the sequence of the first event that does not "
         "replay; null when the document's envelope (`format`, `events`...) is at fault.",
+    )
+    challenge_status = serializers.ChoiceField(
+        choices=list(ChallengeStatus.values),
+        required=False,
+        help_text="With `challenge_closed`: the challenge's status (never `pending`).",
+    )
+    answer = serializers.ChoiceField(
+        choices=list(Answer.values),
+        required=False,
+        help_text="With `already_answered`: your answer (`accepted` or `declined`).",
     )
     rule_code = serializers.CharField(
         required=False,

@@ -17,6 +17,9 @@ from engine.state import PHASES
 from games.api.event_shapes import feed_events, history_events
 from games.api.inputs import ACTION_SHAPES
 from games.core.history import MAX_EVENTS
+from games.core.letters import GAME_LETTERS
+from play import CHALLENGE_LETTERS
+from play.models import Answer, ChallengeStatus, DeclineReason
 
 ACCOUNT_KINDS = list(Kind.values)
 SCOPE_NAMES = list(ALL_SCOPES)
@@ -26,6 +29,9 @@ ACTION_KINDS = list(TURN_ACTION_KINDS)
 LAST_ACTION_KINDS = ["join", "leave", *ACTION_KINDS]
 HISTORY_FORMATS = ["skyjo-history"]
 HISTORY_FORMAT_VERSIONS = [(1, "1")]
+CHALLENGE_STATUSES = list(ChallengeStatus.values)
+INVITATION_ANSWERS = list(Answer.values)
+DECLINE_REASONS = list(DeclineReason.values)
 
 
 class CellSerializer(serializers.Serializer):
@@ -330,8 +336,9 @@ class StreamFrameSerializer(serializers.Serializer):
     )
 
 
-#: The types of an account's inbox entries (`games.core.letters`).
-INBOX_ENTRY_TYPES = ["game_started", "your_turn", "game_finished"]
+#: The types of an account's inbox entries: a game's (`games.core.letters`), a challenge's
+#: (`play.challenges`).
+INBOX_ENTRY_TYPES = [*GAME_LETTERS, *CHALLENGE_LETTERS]
 #: What an account stream frame's `event` may name: an entry's type, or `snapshot`.
 ACCOUNT_FRAME_EVENTS = [*INBOX_ENTRY_TYPES, "snapshot"]
 
@@ -343,7 +350,10 @@ class InboxEntrySerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=INBOX_ENTRY_TYPES)
     at = serializers.DateTimeField(help_text="When it was written (its move's time).")
     game = serializers.UUIDField(help_text="The game it is about.")
-    seat = serializers.IntegerField(help_text="The account's seat in that game.")
+    seat = serializers.IntegerField(
+        required=False,
+        help_text="`game_started`, `your_turn`, `game_finished`: the account's seat in that game.",
+    )
     version = serializers.IntegerField(
         required=False, help_text="`your_turn`: the game's version when the turn came."
     )
@@ -355,6 +365,24 @@ class InboxEntrySerializer(serializers.Serializer):
     )
     winners = serializers.ListField(
         child=serializers.IntegerField(), required=False, help_text="`game_finished`."
+    )
+    challenge = serializers.UUIDField(
+        required=False,
+        help_text="A challenge's letters (`challenge`, `challenge_accepted`, "
+        "`challenge_declined`, `challenge_canceled`): the challenge they are about. A "
+        "`challenge` letter, sent to each invitee, holds the whole challenge besides, as "
+        "`GET /api/v1/challenges/{id}` shows it (`id`, `status`, `challenger`, `invitees`, "
+        "`seats`, `options`, `bots`, `listed`, `created_at`, `expires_at`).",
+    )
+    handle = serializers.CharField(
+        required=False,
+        help_text="`challenge_accepted`, `challenge_declined`: the invitee who answered.",
+    )
+    reason = serializers.CharField(
+        required=False,
+        help_text="`challenge_declined`: why the invitee declined (`DeclineReason`); "
+        "`challenge_canceled`: why the challenge was called off (`declined`, `canceled` or "
+        "`expired`, as its game's `GameCanceled`).",
     )
 
 
@@ -581,3 +609,56 @@ class AccountGameListSerializer(serializers.Serializer):
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = AccountGameSerializer(many=True)
+
+
+# Challenges
+
+
+class InviteeSerializer(serializers.Serializer):
+    handle = serializers.CharField(help_text="The invited account's handle.")
+    answer = serializers.ChoiceField(
+        choices=INVITATION_ANSWERS, help_text="`pending` until it accepts or declines."
+    )
+    reason = serializers.ChoiceField(
+        choices=DECLINE_REASONS,
+        allow_null=True,
+        help_text="Why it declined (null unless `answer` is `declined`): "
+        + "; ".join(f"`{value}`: “{label}”" for value, label in DeclineReason.choices),
+    )
+
+
+class ChallengeSerializer(serializers.Serializer):
+    """A challenge, as its challenger and its invitees read it."""
+
+    id = serializers.UUIDField()
+    game = serializers.UUIDField(
+        help_text="The challenge's game (`GET /api/v1/games/{id}`): waiting while the "
+        "challenge is pending, dealt once every seat is taken, canceled if the challenge is "
+        "declined, canceled or expired."
+    )
+    status = serializers.ChoiceField(
+        choices=CHALLENGE_STATUSES,
+        help_text="`pending` until every invitee accepted (`accepted`; so too once its game "
+        "has dealt, its invitees having joined it themselves), one declined (`declined`), the "
+        "challenger canceled it (`canceled`) or `expires_at` passed (`expired`, shown as soon "
+        "as it passes).",
+    )
+    challenger = serializers.CharField(help_text="The handle of the account that challenged.")
+    invitees = InviteeSerializer(many=True, help_text="Each invited account and its answer.")
+    seats = serializers.IntegerField(help_text="The game's seats.")
+    options = GameOptionsSerializer(help_text="The game's rule options (R12).")
+    bots = serializers.ListField(
+        child=serializers.CharField(), help_text="The bots seated with the challenger."
+    )
+    listed = serializers.BooleanField(help_text="Whether the game is in the lobby's list.")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(
+        help_text="When a challenge still pending expires and its game is called off."
+    )
+
+
+class ChallengeListSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = ChallengeSerializer(many=True)

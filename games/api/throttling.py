@@ -121,3 +121,20 @@ class AccountCreationThrottle(CountingThrottle):
         if request.method != "POST":
             return None
         return self.key_of(self.get_ident(request))
+
+
+class ChallengeCreationThrottle(CountingThrottle):
+    """Challenges one account may make per hour (all its tokens together, and its pages):
+    each creates a game and writes to its invitees' inboxes, so a flood of them would fill
+    other people's account streams."""
+
+    scope = "challenge_create"
+
+    def get_cache_key(self, request: Request | HttpRequest, view: APIView | None) -> str | None:
+        credential = getattr(request, "auth", None)
+        if request.method != "POST" or not isinstance(credential, AccountCredential):
+            return None
+        return self.key_of(credential.throttle_key)
+
+    def page_key(self, request: HttpRequest, credential: Credential | None) -> str | None:
+        return None if credential is None else self.key_of(credential.throttle_key)

@@ -1,6 +1,15 @@
 from django.urls import path
 
-from games.api.views import account_live, accounts, history, live, lobby, meta, turns
+from games.api.views import (
+    account_live,
+    accounts,
+    challenges,
+    history,
+    live,
+    lobby,
+    meta,
+    turns,
+)
 
 urlpatterns = [
     path("rules", meta.RulesView.as_view(), name="rules"),
@@ -16,6 +25,20 @@ urlpatterns = [
     path("account/games", accounts.MyGamesView.as_view(), name="account-games"),
     path("players/<str:handle>", accounts.PlayerView.as_view(), name="player"),
     path("players/<str:handle>/games", accounts.PlayerGamesView.as_view(), name="player-games"),
+    path("challenges", challenges.ChallengeListView.as_view(), name="challenges"),
+    path(
+        "challenges/<str:challenge_id>",
+        challenges.ChallengeDetailView.as_view(),
+        name="challenge",
+    ),
+    *(
+        path(f"challenges/<str:challenge_id>/{verb}", view.as_view(), name=f"challenge-{verb}")
+        for verb, view in (
+            ("accept", challenges.AcceptChallengeView),
+            ("decline", challenges.DeclineChallengeView),
+            ("cancel", challenges.CancelChallengeView),
+        )
+    ),
     path("games", lobby.GameListView.as_view(), name="games"),
     path("games/import", history.ImportView.as_view(), name="import"),
     path("games/<str:game_id>", lobby.GameDetailView.as_view(), name="game"),

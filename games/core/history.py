@@ -160,7 +160,8 @@ class Imported:
 def import_history(audited: AuditedHistory) -> Imported:
     """A new game from a history document, every event audited by the rules first.
 
-    A finished history becomes a finished game; an unfinished one becomes playable, with a new
+    A finished (or canceled) history becomes a finished (or canceled) game, without tokens;
+    an unfinished one becomes playable, with a new
     token for each seat a person plays (a bot's seat has none: the service plays it) and a new
     secret seed for the shuffles still to come: so it is not `seeded` (no one knows its future
     cards), whatever the original was. The game keeps
@@ -172,7 +173,7 @@ def import_history(audited: AuditedHistory) -> Imported:
     assert isinstance(first, GameCreated)
     options = first.options
     seated = [(seat, name) for seat, name in enumerate(state.names) if name is not None]
-    finished = state.phase == engine_state.FINISHED
+    finished = state.phase in engine_state.OVER  # a finished or canceled game: no seat acts
 
     def write() -> Imported:
         game = Game.objects.create(

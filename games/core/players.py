@@ -24,8 +24,8 @@ from games.models import Game, Seat, Status
 #: The statuses of a game under way: dealt and not finished.
 ACTIVE = (Status.SETUP, Status.PLAYING)
 #: What `status=` may ask for in an account's games: a stored status, or `active` (either of
-#: `ACTIVE`).
-ACCOUNT_GAME_STATUSES = ("active", Status.WAITING, Status.FINISHED)
+#: `ACTIVE`); `canceled`: the games called off before they started (a challenge declined...).
+ACCOUNT_GAME_STATUSES = ("active", Status.WAITING, Status.FINISHED, Status.CANCELED)
 
 
 @dataclass(frozen=True)
@@ -105,9 +105,9 @@ def player_games(handle: str, status: str | None) -> QuerySet[Game]:
 def my_games(credential: AccountCredential, status: str | None) -> list[dict[str, Any]]:
     """The account's games as lobby entries plus its `seat`, `your_turn` and the game's
     `turn_deadline`: the games under way first, those where it is to act first among them,
-    then by deadline (soonest first, none last); then the waiting ones and the finished
-    ones, each newest first. A list, not a query: whose turn it is in a setup is in the
-    state, not in a column."""
+    then by deadline (soonest first, none last); then the waiting ones, then the ended ones
+    (finished or canceled), each newest first. A list, not a query: whose turn it is in a
+    setup is in the state, not in a column."""
     games = _games_of(credential.account_id, status).prefetch_related("seat_rows__account")
     entries = [_my_entry(game, credential.account_id) for game in games]
     return [entry for _, entry in sorted(entries, key=lambda item: item[0])]

@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from accounts.handles import is_well_formed
 from engine import POSITION_KINDS, TURN_ACTION_KINDS
 from engine.options import (
     DEFAULT_END_SCORE,
@@ -24,6 +25,7 @@ from engine.options import (
 from games.api.inputs import AnyActionSerializer
 from games.core.bots import STRATEGY_NAMES
 from games.core.names import MAX_NAME_LENGTH, is_valid_name, normalized_name
+from play.models import DeclineReason
 
 NAME_RULE = "1 to 40 printable characters, not only spaces."
 #: A seat's player in the create form: a person (who joins later, or the creator), or a bot.
@@ -85,6 +87,13 @@ class CreateGameForm(forms.Form):
         label="Timeouts before a bot takes the seat",
         help_text="Turns in a row that run out; only with a clock.",
     )
+    challenge = forms.CharField(
+        required=False,
+        max_length=200,
+        label="Challenge players",
+        help_text="Their handles, comma-separated: they are invited to the game (a seat held "
+        "for each until they answer, 10 minutes), which stays out of the lobby's lists.",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
@@ -98,8 +107,19 @@ class CreateGameForm(forms.Form):
         """The seats' choices (person or bot), for the template."""
         return [self[seat_field(seat)] for seat in range(MAX_SEATS)]
 
+    def clean_challenge(self) -> list[str]:
+        """The handles challenged (none: an open game), each well-formed."""
+        handles = [part.strip() for part in self.cleaned_data["challenge"].split(",")]
+        handles = [handle for handle in handles if handle]
+        wrong = [handle for handle in handles if not is_well_formed(handle)]
+        if wrong:
+            raise ValidationError(f"Not a handle: {', '.join(wrong)}.")
+        return handles
+
     def clean(self) -> dict[str, Any] | None:
         data = super().clean() or {}
+        if data.get("challenge"):  # the challenger sits first, whatever the order of the rest
+            return data
         if "seats" in data and self.bots(data) is None:
             raise ValidationError(
                 "Bots sit before the seats left open for people: choose bots for the first "
@@ -122,6 +142,11 @@ class CreateGameForm(forms.Form):
             creator = creator and choice != PERSON
         return takers
 
+    def chosen_bots(self) -> list[str]:
+        """The strategies chosen for the game's seats, in seat order (a challenge's bots)."""
+        seats = range(self.cleaned_data["seats"])
+        return [choice for seat in seats if (choice := self.cleaned_data.get(seat_field(seat)))]
+
     def options(self) -> dict[str, Any]:
         """The rule options as the API's `options` object (`Options(**options)`)."""
         return {
@@ -138,6 +163,13 @@ def seat_field(seat: int) -> str:
 
 class JoinForm(forms.Form):
     name = NameField(label="Your name")
+
+
+class DeclineForm(forms.Form):
+    """Why a challenge is declined (lichess's reasons, `DeclineReason`), shown to its
+    challenger."""
+
+    reason = forms.ChoiceField(choices=DeclineReason.choices, initial="generic", label="Reason")
 
 
 def parse_move(move: str) -> dict[str, Any] | None:

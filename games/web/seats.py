@@ -17,6 +17,7 @@ from accounts.credentials import AccountCredential
 from accounts.services import account_of_user, session_credential
 from games import core
 from games.core.tokens import Credential, SeatCredential
+from games.models import ENDED
 
 SESSION_KEY = "seat_tokens"
 #: Finished games a person's pages list after the unfinished ones, the most recent first.
@@ -48,11 +49,12 @@ def person_credential(request: HttpRequest) -> AccountCredential | None:
 
 def games_of(person: AccountCredential) -> list[dict[str, Any]]:
     """A person's games as "my games" lists them through the API (`core.my_games`: those
-    under way first, where it is their turn first), the finished ones cut to the last few."""
+    under way first, where it is their turn first), the ended ones (finished, or canceled)
+    cut to the last few."""
     entries = core.my_games(person, None)
-    unfinished = [entry for entry in entries if entry["status"] != "finished"]
-    finished = [entry for entry in entries if entry["status"] == "finished"]
-    return unfinished + finished[:FINISHED_SHOWN]
+    unfinished = [entry for entry in entries if entry["status"] not in ENDED]
+    ended = [entry for entry in entries if entry["status"] in ENDED]
+    return unfinished + ended[:FINISHED_SHOWN]
 
 
 def kept_seats(request: HttpRequest) -> dict[str, str]:

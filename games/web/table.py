@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.cards import COLUMNS, ROWS
 from games.models import Status
-from games.web.words import Names, Seen, card, listed, turn_words
+from games.web.words import Names, Seen, called_off, card, listed, turn_words
 
 #: The buttons of the moves that name no card, with their accessible names (a contract:
 #: tests and users' scripts find them by these names).
@@ -106,6 +106,8 @@ def headline(data: dict[str, Any], names: Names) -> str:
         return f"Round {data['round']}: everyone turns two cards face up."
     if status == "round_ended":  # only between two events of one action (a replay's step)
         return f"Round {data['round']} is over."
+    if status == Status.CANCELED:
+        return called_off(None)
     if status == Status.FINISHED:
         winners = [names.of(seat) for seat in data["winners"] or ()]
         verb = "win" if len(winners) != 1 or winners == ["You"] else "wins"
@@ -214,6 +216,14 @@ def clock(data: dict[str, Any], names: Names, now: datetime | None = None) -> di
     return {"deadline": deadline, "seconds": left, "whose": whose}
 
 
+def _headline(data: dict[str, Any], names: Names, events: Sequence[Seen]) -> str:
+    """The headline; a canceled game's says why, from its `GameCanceled` (the log's last)."""
+    if data["status"] != Status.CANCELED:
+        return headline(data, names)
+    reasons = [event["reason"] for kind, event in events if kind == "GameCanceled"]
+    return called_off(reasons[-1] if reasons else None)
+
+
 def table_context(data: dict[str, Any], events: Sequence[Seen]) -> dict[str, Any]:
     """Everything the table's templates show, from the viewer's game resource `data` and the
     log's last few events as the viewer sees them (for the last action in words)."""
@@ -227,7 +237,7 @@ def table_context(data: dict[str, Any], events: Sequence[Seen]) -> dict[str, Any
     return {
         "game": data,
         "Status": Status,  # the templates compare `game.status` with its members
-        "headline": headline(data, names),
+        "headline": _headline(data, names, events),
         "clock": clock(data, names),
         "prompt": prompt(data),
         "last_action": turn_words(events, names),

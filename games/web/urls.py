@@ -1,9 +1,10 @@
-"""The pages' paths: the lobby at `/`, each game's table and replay under `/games/{id}`, and the
-accounts' pages (`/signup`, `/login`, `/logout`, `/account`)."""
+"""The pages' paths: the lobby at `/`, each game's table and replay under `/games/{id}`, the
+answers to a challenge under `/challenges/{id}`, and the accounts' pages (`/signup`, `/login`,
+`/logout`, `/account`)."""
 
 from django.urls import path
 
-from games.web import accounts, views
+from games.web import accounts, challenges, views
 
 app_name = "web"
 
@@ -18,6 +19,9 @@ urlpatterns = [
     path("games/<str:game_id>/act", views.act, name="act"),
     path("games/<str:game_id>/leave", views.leave, name="leave"),
     path("games/<str:game_id>/replay", views.replay, name="replay"),
+    path("challenges/<str:challenge_id>/accept", challenges.accept, name="challenge-accept"),
+    path("challenges/<str:challenge_id>/decline", challenges.decline, name="challenge-decline"),
+    path("challenges/<str:challenge_id>/cancel", challenges.cancel, name="challenge-cancel"),
     path("signup", accounts.signup, name="signup"),
     path("login", accounts.LoginPage.as_view(), name="login"),
     path("logout", accounts.LogoutPage.as_view(), name="logout"),

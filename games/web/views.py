@@ -33,6 +33,7 @@ from games.core.errors import GameNotFound, InvalidToken, ServiceError
 from games.core.resources import game_data, game_summary, seen_data
 from games.core.tokens import Credential, SeatCredential
 from games.models import Game, Status
+from games.web.challenges import challenges_context, create_challenge, may_challenge
 from games.web.forms import CreateGameForm, JoinForm, parse_move
 from games.web.limits import rate_limited
 from games.web.seats import (
@@ -145,7 +146,7 @@ def _render_lobby(
         game["join_form"] = JoinForm(auto_id=f"join-{game['id']}-%s")
     person = person_credential(request)
     creator = form or CreateGameForm(initial={"name": person.handle} if person else None)
-    context = {"form": creator, "yours": yours, **lists}
+    context = {"form": creator, "yours": yours, **lists, **challenges_context(person)}
     return render(request, "games/lobby.html", context, status=status)
 
 
@@ -195,6 +196,8 @@ def create(request: HttpRequest) -> HttpResponse:
     form = CreateGameForm(request.POST)
     if not form.is_valid():
         return _render_lobby(request, form, status=400)
+    if form.cleaned_data["challenge"]:
+        return _challenge(request, form)
     if not _may_create(request) or not _may_seat_bots(request, form.bots() or ()):
         messages.error(request, "Too many games created from your address: wait a while.")
         return _render_lobby(request, form, status=429)
@@ -205,6 +208,21 @@ def create(request: HttpRequest) -> HttpResponse:
         else:
             core.join_game(game.id, bots.default_name(bot), bot)  # as the API seats a bot
     return redirect("web:table", game_id=game.id)
+
+
+def _challenge(request: HttpRequest, form: CreateGameForm) -> HttpResponse:
+    """The form's challenge instead of an open game (a logged-in person's): its table."""
+    person = person_credential(request)
+    if person is None:
+        form.add_error(None, "Log in to challenge players.")
+        return _render_lobby(request, form, status=400)
+    if not may_challenge(request, person, len(form.chosen_bots())):
+        messages.error(request, "Too many challenges made: wait a while.")
+        return _render_lobby(request, form, status=429)
+    game_id = create_challenge(person, form)
+    if game_id is None:
+        return _render_lobby(request, form, status=400)
+    return redirect("web:table", game_id=game_id)
 
 
 def _join(request: HttpRequest, game_id: str, name: str) -> None:
@@ -291,7 +309,7 @@ def _played_by_bot(seen: Viewer, data: dict[str, Any]) -> bool:
 
 def _leave_words(seen: Viewer) -> str:
     """What leaving the seat does, said beside its button ("" when there is none to leave)."""
-    if seen.seat is None or seen.game.status == Status.FINISHED:
+    if seen.seat is None or seen.game.ended:
         return ""
     if seen.game.status == Status.WAITING:
         return "Your seat opens again for someone else."

@@ -161,6 +161,12 @@ _CANCELED_WHY: dict[str, str] = {
 }
 
 
+def called_off(reason: str | None) -> str:
+    """A canceled game's headline, saying why when its `GameCanceled` is known."""
+    why = _CANCELED_WHY.get(reason or "")
+    return f"This game was called off: {why}." if why else "This game was called off."
+
+
 def event_words(kind: str, data: dict[str, Any], names: Names) -> str:
     """One event in a sentence (an event type this version does not know: its name)."""
     say = EVENT_WORDS.get(kind)

@@ -151,6 +151,7 @@ def test_throttling_is_on_by_default_and_off_with_throttling_off() -> None:
         "game_create": "60/hour",
         "bot_seat": "120/hour",
         "account_create": "10/hour",
+        "challenge_create": "60/hour",
     }
     development = settings_in_a_fresh_process(DEBUG="true")
     assert development["DEFAULT_THROTTLE_CLASSES"] == default["DEFAULT_THROTTLE_CLASSES"]
@@ -160,6 +161,7 @@ def test_throttling_is_on_by_default_and_off_with_throttling_off() -> None:
         "game_create": "2000/hour",
         "bot_seat": "4000/hour",
         "account_create": "1000/hour",
+        "challenge_create": "2000/hour",
     }
     for off in ("off", "false", "0"):
         assert settings_in_a_fresh_process(THROTTLING=off)["DEFAULT_THROTTLE_CLASSES"] == []

@@ -218,3 +218,46 @@ def test_the_example_bot_plays_ten_games_from_its_account_stream(
     )
     broken = subprocess.run(verify, env=env, cwd=ROOT, capture_output=True, text=True)
     assert broken.returncode == 1 and "inbox entries missing" in broken.stdout
+
+
+def _bot(url: str, token: str, games: int) -> subprocess.Popen[str]:
+    """The example bot, playing until `games` games are over."""
+    command = [sys.executable, str(BOT), "--url", url, "--token", token, "--games", str(games)]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_the_example_bot_accepts_a_challenge_from_its_account_stream_and_plays_it(
+    servers: Servers, client: httpx.Client
+) -> None:
+    """An account challenges a bot account; the bot hears the `challenge` letter on its
+    account stream, accepts, and both play the game to its end (the challenger's seat played
+    by a second example bot, as its owner's program would)."""
+    invited = sign_up(servers.database, "invited")
+    challenger = sign_up(servers.database, "challenger")
+    bots = [_bot(servers.main.url, token, 1) for token in (invited, challenger)]
+    try:
+        time.sleep(2.0)  # both listening: the challenge reaches the bot by its stream
+        body = {"players": ["invited"], "seats": 2, "options": {"end_score": 1}}
+        made = client.post("/api/v1/challenges", json=body, headers=bearer(challenger))
+        assert made.status_code == 201, made.text
+        game_id = made.json()["game"]
+        outputs = [bot.communicate(timeout=120) for bot in bots]
+    finally:
+        for bot in bots:
+            if bot.poll() is None:
+                bot.kill()
+                bot.communicate()
+    for bot, (out, err) in zip(bots, outputs, strict=True):
+        assert bot.returncode == 0, err
+        assert "1 games over" in out
+    read = client.get(f"/api/v1/challenges/{made.json()['id']}", headers=bearer(invited))
+    assert read.json()["status"] == "accepted"
+    game = client.get(f"{GAMES}/{game_id}").json()
+    assert game["status"] == "finished"
+    assert [player["account"] for player in game["players"]] == ["challenger", "invited"]
+    frames = read_stream(servers.main.url, invited, resume=0, count=3)
+    assert [frame.event for frame in frames][:2] == ["challenge", "challenge_accepted"]
+    env = _environment(servers.database)
+    verify = [sys.executable, str(ROOT / "manage.py"), "verify_games", game_id]
+    checked = subprocess.run(verify, env=env, cwd=ROOT, capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -36,20 +36,24 @@ _FRAMES = """\
 One frame per entry of the account's inbox, in order:
 
     id: <sequence>
-    event: <type: game_started, your_turn or game_finished>
+    event: <type: game_started, your_turn, game_finished, or a challenge's letter>
     data: {"game": ..., "seat": ..., "sequence": ..., "type": ..., "at": ..., ...}
 
 `game_started` `{"game", "seat"}` when round 1 of a game the account sits in is dealt; \
 `your_turn` `{"game", "seat", "version", "turn_deadline"}` when one of its seats comes to act; \
-`game_finished` `{"game", "seat", "totals", "winners"}`. It resumes after `Last-Event-ID` \
-(else `after`) exactly: no entry missed or repeated. Without either it starts at the inbox's \
-end with one `snapshot` frame (no `id`): `{"sequence", "games"}`, the inbox's last sequence \
-and the account's unfinished games (`game`, `seat`, `status`, `version`, `seats_to_act`, \
-`your_turn`, `turn_deadline`). The stream starts with `retry:`, sends a comment line when \
-idle, and ends after a few minutes (`LIVE_STREAM_SECONDS`), when the server restarts, or \
-within a second of its token being revoked (or its account deleted): reconnect with \
-`Last-Event-ID`. It holds one of the server's places for streams, as a game's stream does \
-(503 `too_many_streams`, 429 `too_many_streams_from_address`)."""
+`game_finished` `{"game", "seat", "totals", "winners"}`. A challenge's letters: `challenge` (to \
+each invitee: the challenge as `GET /api/v1/challenges/{id}` shows it, and `challenge`, its id), \
+`challenge_accepted` `{"challenge", "game", "handle"}`, `challenge_declined` `{"challenge", \
+"game", "handle", "reason"}` and `challenge_canceled` `{"challenge", "game", "reason"}` (who \
+gets which: the operations of the `challenges` tag). It resumes after `Last-Event-ID` (else \
+`after`) exactly: no entry missed or repeated. Without either it starts at the inbox's end with \
+one `snapshot` frame (no `id`): `{"sequence", "games"}`, the inbox's last sequence and the \
+account's unfinished games (`game`, `seat`, `status`, `version`, `seats_to_act`, `your_turn`, \
+`turn_deadline`). The stream starts with `retry:`, sends a comment line when idle, and ends \
+after a few minutes (`LIVE_STREAM_SECONDS`), when the server restarts, or within a second of its \
+token being revoked (or its account deleted): reconnect with `Last-Event-ID`. It holds one of \
+the server's places for streams, as a game's stream does (503 `too_many_streams`, 429 \
+`too_many_streams_from_address`)."""
 
 _EXAMPLE = (
     "retry: 1000\n\n"

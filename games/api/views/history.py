@@ -131,7 +131,8 @@ class HistoryView(APIView):
         summary="Export a finished game's history",
         description="Every event with its full payload (deck orders and drawn cards included), "
         "in format `skyjo-history` version 1. Refused with 409 `game_not_finished` before the "
-        "end, since it reveals every hidden card. `import_history` takes it back.",
+        "end, since it reveals every hidden card; a game called off (`canceled`) has ended "
+        "too. `import_history` takes it back.",
         tags=["history"],
         auth=[],
         parameters=[GAME_ID, RETRY_AFTER],
@@ -152,7 +153,8 @@ class ImportView(PerViewerView):
         operation_id="import_history",
         summary="Import a history as a new game",
         description="Replays every event through the rules. A finished history becomes a "
-        "finished game; an unfinished one a playable game, with a new token for each joined "
+        "finished game, a canceled one (`GameCanceled`) a canceled game, neither with tokens; "
+        "an unfinished one a playable game, with a new token for each joined "
         "seat in `seat_tokens`. An invalid history is refused with 400 `invalid_history`, "
         "naming the first offending event's `sequence` and the `rule_code`.",
         tags=["history"],

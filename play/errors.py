@@ -1,0 +1,58 @@
+"""The refusals of playing together: each names its problem `code`, and the API's one problem
+table (`games.api.problems`) gives its HTTP status and title, as for core's `ServiceError`s."""
+
+from __future__ import annotations
+
+from games.core.errors import ServiceError
+
+
+class ChallengeNotFound(ServiceError):
+    """No challenge has this id, or the caller is neither its challenger nor an invitee (a
+    challenge is its parties' business: to anyone else it does not exist)."""
+
+    code = "challenge_not_found"
+
+    def __init__(self, challenge_id: object) -> None:
+        super().__init__(f"There is no challenge {challenge_id} of yours.")
+
+
+class NotInvited(ServiceError):
+    """Only an invitee answers a challenge (accept, decline): not its challenger."""
+
+    code = "not_invited"
+
+    def __init__(self) -> None:
+        super().__init__("Only the challenge's invitees accept or decline it.")
+
+
+class NotChallenger(ServiceError):
+    """Only the challenger cancels its challenge: an invitee declines it instead."""
+
+    code = "not_challenger"
+
+    def __init__(self) -> None:
+        super().__init__("Only the challenger cancels a challenge; an invitee declines it.")
+
+
+class ChallengeClosed(ServiceError):
+    """The challenge is no longer pending: every invitee accepted, one declined, its
+    challenger canceled it, or it expired (`challenge_status` says which)."""
+
+    code = "challenge_closed"
+
+    def __init__(self, status: str) -> None:
+        super().__init__(
+            f"This challenge is {status}: it takes no more answers.", challenge_status=status
+        )
+
+
+class AlreadyAnswered(ServiceError):
+    """The invitee answered already; the challenge waits for the others' answers."""
+
+    code = "already_answered"
+
+    def __init__(self, answer: str) -> None:
+        super().__init__(
+            f"You have {answer} this challenge already; it waits for the other invitees.",
+            answer=answer,
+        )
