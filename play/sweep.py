@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from play import matcher
+
 #: The steps of a sweep, in order; each answers how many things it acted on.
-SWEEP_STEPS: list[Callable[[], int]] = []
+SWEEP_STEPS: list[Callable[[], int]] = [
+    matcher.match,  # seeks: the lapsed ones expire, the ready groups start their games
+]
 
 
 def sweep() -> int:

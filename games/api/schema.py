@@ -96,6 +96,9 @@ class ProblemSerializer(serializers.Serializer):
         help_text="With `invalid_history`: the sequence of the first event that does not "
         "replay; null when the document's envelope (`format`, `events`...) is at fault.",
     )
+    seek = serializers.UUIDField(
+        required=False, help_text="With `already_seeking`: the account's searching seek."
+    )
     rule_code = serializers.CharField(
         required=False,
         help_text="With `invalid_history`: why it does not replay, a rule's problem code "

@@ -330,8 +330,9 @@ class StreamFrameSerializer(serializers.Serializer):
     )
 
 
-#: The types of an account's inbox entries (`games.core.letters`).
-INBOX_ENTRY_TYPES = ["game_started", "your_turn", "game_finished"]
+#: The types of an account's inbox entries (`games.core.letters`; `seek_matched`:
+#: `play.matcher`).
+INBOX_ENTRY_TYPES = ["game_started", "your_turn", "game_finished", "seek_matched"]
 #: What an account stream frame's `event` may name: an entry's type, or `snapshot`.
 ACCOUNT_FRAME_EVENTS = [*INBOX_ENTRY_TYPES, "snapshot"]
 
@@ -344,6 +345,9 @@ class InboxEntrySerializer(serializers.Serializer):
     at = serializers.DateTimeField(help_text="When it was written (its move's time).")
     game = serializers.UUIDField(help_text="The game it is about.")
     seat = serializers.IntegerField(help_text="The account's seat in that game.")
+    seek = serializers.UUIDField(
+        required=False, help_text="`seek_matched`: the seek the matcher seated in `game`."
+    )
     version = serializers.IntegerField(
         required=False, help_text="`your_turn`: the game's version when the turn came."
     )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api.views import account_live, accounts, history, live, lobby, meta, turns
+from games.api.views import account_live, accounts, history, live, lobby, meta, seeks, turns
 
 urlpatterns = [
     path("rules", meta.RulesView.as_view(), name="rules"),
@@ -16,6 +16,8 @@ urlpatterns = [
     path("account/games", accounts.MyGamesView.as_view(), name="account-games"),
     path("players/<str:handle>", accounts.PlayerView.as_view(), name="player"),
     path("players/<str:handle>/games", accounts.PlayerGamesView.as_view(), name="player-games"),
+    path("seeks", seeks.SeekListView.as_view(), name="seeks"),
+    path("seeks/<str:seek_id>", seeks.SeekView.as_view(), name="seek"),
     path("games", lobby.GameListView.as_view(), name="games"),
     path("games/import", history.ImportView.as_view(), name="import"),
     path("games/<str:game_id>", lobby.GameDetailView.as_view(), name="game"),

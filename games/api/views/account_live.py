@@ -36,12 +36,14 @@ _FRAMES = """\
 One frame per entry of the account's inbox, in order:
 
     id: <sequence>
-    event: <type: game_started, your_turn or game_finished>
+    event: <type: game_started, your_turn, game_finished or seek_matched>
     data: {"game": ..., "seat": ..., "sequence": ..., "type": ..., "at": ..., ...}
 
 `game_started` `{"game", "seat"}` when round 1 of a game the account sits in is dealt; \
 `your_turn` `{"game", "seat", "version", "turn_deadline"}` when one of its seats comes to act; \
-`game_finished` `{"game", "seat", "totals", "winners"}`. It resumes after `Last-Event-ID` \
+`game_finished` `{"game", "seat", "totals", "winners"}`; `seek_matched` `{"seek", "game", \
+"seat"}` when the matcher seats one of its seeks (quick play). While it is open, the \
+account's searching seek stays alive (`SEEK_IDLE_SECONDS`). It resumes after `Last-Event-ID` \
 (else `after`) exactly: no entry missed or repeated. Without either it starts at the inbox's \
 end with one `snapshot` frame (no `id`): `{"sequence", "games"}`, the inbox's last sequence \
 and the account's unfinished games (`game`, `seat`, `status`, `version`, `seats_to_act`, \

@@ -1,0 +1,33 @@
+"""Playing together's jobs, run by the workers (`manage.py worker`): the matcher of quick play.
+
+A seek's creation queues the matcher in its own transaction: at once, and again when the seek's
+time-based triggers come due (its group may start smaller, its `bots_after` may pass). The
+workers' sweep runs the matcher too (`play.sweep`), so a job lost or late changes nothing but
+when. The module's path is named by every queued job's row, so it stays here; the task body
+imports the matcher inside the function, as `games.tasks` does.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django_tasks import task
+
+
+@task()
+def match_seeks() -> int:
+    """Expire the lapsed seeks and seat every group of compatible seekers that is ready;
+    answers the seeks acted on. Any number of workers may run it at once."""
+    from play import matcher
+
+    return matcher.match()
+
+
+def schedule_matching(created_at: datetime, bots_after: int | None) -> None:
+    """Queue the matcher for a seek created at `created_at`: now, once its group may start
+    smaller (`SEEK_SMALLEST_AFTER_SECONDS`), and once its `bots_after` has passed."""
+    match_seeks.enqueue()
+    waits = {settings.SEEK_SMALLEST_AFTER_SECONDS, bots_after or 0} - {0}
+    for wait in sorted(waits):
+        match_seeks.using(run_after=created_at + timedelta(seconds=wait)).enqueue()
