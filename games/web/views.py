@@ -33,6 +33,7 @@ from games.core.errors import GameNotFound, InvalidToken, ServiceError
 from games.core.resources import game_data, game_summary, seen_data
 from games.core.tokens import Credential, SeatCredential
 from games.models import Game, Status
+from games.web import quick_play
 from games.web.forms import CreateGameForm, JoinForm, parse_move
 from games.web.limits import rate_limited
 from games.web.seats import (
@@ -145,7 +146,7 @@ def _render_lobby(
         game["join_form"] = JoinForm(auto_id=f"join-{game['id']}-%s")
     person = person_credential(request)
     creator = form or CreateGameForm(initial={"name": person.handle} if person else None)
-    context = {"form": creator, "yours": yours, **lists}
+    context = {"form": creator, "yours": yours, "play_now": quick_play.lobby_context(), **lists}
     return render(request, "games/lobby.html", context, status=status)
 
 
