@@ -6,7 +6,7 @@ the hub's reader threads, so a waiting stream holds no database connection. Its 
 looked at again at least every second (`accounts.credentials.resolve_hash`, itself fresh
 within a second): a revoked token, or a deleted account, ends it within about a second. While
 it is open it is its account's sign of presence (`Presence`): the account's searching seek
-lives on (quick play, `play.seen`), as long as the stream or a long poll is there.
+lives on (quick play, `play.seen`), as long as the stream, or a long poll, is there.
 """
 
 from __future__ import annotations
@@ -141,11 +141,12 @@ def long_poll(credential: AccountCredential, after: int, seconds: float) -> None
     looked at meanwhile as a stream looks at it (the caller answers as the token stands)."""
     key = inbox_key(credential.account_id)
     until = time.monotonic() + seconds
-    play.seen(credential.account_id)  # a sign of presence, as an open stream's
+    presence = Presence(credential.account_id)  # a sign of presence, as an open stream's
     release_connections()
     with hub.watching(key, inbox.last_sequence(credential.account_id)):
         release_connections()
         while (left := until - time.monotonic()) > 0 and not hub.draining.is_set():
+            presence.refresh_if_due()
             if hub.wait_beyond(key, after, min(left, CREDENTIAL_EVERY_SECONDS)) > after:
                 return
             if not still_valid(credential):

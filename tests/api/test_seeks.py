@@ -192,3 +192,20 @@ def test_a_seek_read_too_late_has_expired(api: APIClient, monkeypatch: pytest.Mo
     clock.advance(30)
     assert api.get(f"{SEEKS}/{seek['id']}", **bearer(token)).json()["status"] == "expired"
     created(api, token)  # a new one is welcome
+
+
+def test_polling_the_accounts_events_keeps_its_seek_alive(
+    api: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock(monkeypatch)
+    token = personal_token("ada")
+    seek = created(api, token)
+    for _ in range(3):
+        clock.advance(25)
+        assert api.get("/api/v1/account/events", **bearer(token)).status_code == 200
+    clock.advance(25)  # 100 s old, seen 25 s ago
+    assert api.get(f"{SEEKS}/{seek['id']}", **bearer(token)).json()["status"] == "searching"
+    clock.advance(30)
+    waited = api.get("/api/v1/account/events?wait=1", **bearer(token))  # too late: lapsed
+    assert waited.status_code == 200
+    assert api.get(f"{SEEKS}/{seek['id']}", **bearer(token)).json()["status"] == "expired"

@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import play
 from accounts import inbox
 from accounts.credentials import AccountCredential
 from accounts.errors import AccountRequired, MissingScope
@@ -134,7 +135,9 @@ class AccountEventsView(APIView):
         description="Scope `play` or `challenge:read`. The inbox's entries after `after`, at "
         "most `limit`, each as the account stream's `data` shows it; with `wait`, answered "
         "as soon as there is one (the stream's long poll: "
-        "`GET /api/v1/account/stream`). A token revoked while it waits is refused with 401.",
+        "`GET /api/v1/account/stream`). A token revoked while it waits is refused with 401. "
+        "Each poll (and a long poll while it waits) keeps the account's searching seek alive, "
+        "as an open account stream does (quick play, `SEEK_IDLE_SECONDS`).",
         tags=["accounts"],
         auth=ACCOUNT_TOKEN,
         parameters=[
@@ -157,6 +160,7 @@ class AccountEventsView(APIView):
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         after, limit, wait = (query.validated_data[name] for name in ("after", "limit", "wait"))
+        play.seen(credential.account_id)  # a poll is a sign of presence: its seek lives on
         if wait and inbox.last_sequence(credential.account_id) <= after:
             with hub.reserve(LONG_POLL, client_address(request)):
                 seconds = min(wait, settings.LIVE_LONG_POLL_SECONDS)

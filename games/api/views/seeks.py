@@ -113,8 +113,9 @@ class SeekSerializer(serializers.Serializer):
 
 _LIFETIME = (
     "A seek lives while its account is present, for a bounded time: while the account's stream "
-    "(`GET /api/v1/account/stream`) is open, or while you read the seek (`GET "
-    "/api/v1/seeks/{id}`), at least every `SEEK_IDLE_SECONDS` (30 s by default); it expires "
+    "(`GET /api/v1/account/stream`) is open, or while you poll the account's events (`GET "
+    "/api/v1/account/events`) or read the seek (`GET /api/v1/seeks/{id}`) at least every "
+    "`SEEK_IDLE_SECONDS` (30 s by default); it expires "
     "when its account has not been seen for that long, or `SEEK_MAX_SECONDS` (600 s) after "
     "it was made, whichever comes first."
 )
