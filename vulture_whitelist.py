@@ -8,7 +8,9 @@ dotted path, and fields only ever read by reflection. (Vulture parses it; it is 
 
 # ruff: noqa: B018
 
+import play
 from accounts import apps as accounts_apps
+from engine import state
 from engine.state import GameState, Grid
 from engine.view import LastAction
 from games import apps
@@ -38,6 +40,8 @@ from games.web import accounts as web_accounts
 from games.web.account_forms import LoginForm, SignupForm
 from games.web.forms import CreateGameForm
 from loadtest import apps as loadtest_apps
+from play import apps as play_apps
+from play import models as play_models
 from skyjo_service.env import env_bool, env_float, env_int, env_list
 
 # Named in skyjo_service/settings.py (INSTALLED_APPS, MIDDLEWARE, REST_FRAMEWORK,
@@ -45,6 +49,7 @@ from skyjo_service.env import env_bool, env_float, env_int, env_list
 apps.GamesConfig
 accounts_apps.AccountsConfig
 loadtest_apps.LoadtestConfig
+play_apps.PlayConfig
 middleware.RequestBodyLimitMiddleware
 authentication.SeatTokenAuthentication
 renderers.JSONRenderer
@@ -98,3 +103,17 @@ CreateGameForm.seat_fields
 web_accounts.login_handle, web_accounts.locked_out
 web_accounts.LoginPage.authentication_form, web_accounts.LoginPage.redirect_authenticated_user
 SignupForm.password_again, SignupForm.clean_handle, LoginForm.clean_username
+
+# Playing together (issue 23). The play package's door names its use cases lazily: Python calls
+# a module's `__getattr__` for a name it does not hold.
+play.__getattr__
+# The foundation's vocabulary that the other parts of issue 23 use (challenges, their answers
+# and decline reasons, chat rooms and messages), and the engine's terminal phases.
+play_models.ChallengeStatus.ACCEPTED, play_models.Answer.ACCEPTED
+play_models.DeclineReason.GENERIC, play_models.DeclineReason.LATER
+play_models.DeclineReason.TOO_FAST, play_models.DeclineReason.TOO_SLOW
+play_models.DeclineReason.RATED, play_models.DeclineReason.CASUAL
+play_models.DeclineReason.NO_BOT, play_models.DeclineReason.ONLY_BOT
+play_models.Challenge.challenger, play_models.Invitation, play_models.Invitation.challenge
+play_models.Room.SPECTATORS, play_models.ChatMessage, play_models.ChatMessage.room
+state.OVER
