@@ -6,6 +6,7 @@ here, beside their only view."""
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from typing import Any
 
 from django.conf import settings
@@ -176,7 +177,7 @@ def _account_key(
     key = idempotency_key(request)
     if key is None:
         return None
-    what = idempotency.fingerprint("create_seek", wanted.__dict__)
+    what = idempotency.fingerprint("create_seek", asdict(wanted))
     return idempotency.Idempotency(idempotency.account_scope(account_id), key, what)
 
 
