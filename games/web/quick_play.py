@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -62,12 +63,13 @@ def _guest_game(request: HttpRequest) -> HttpResponse:
     if not _may_start(request):
         messages.error(request, "Too many games created from your address: wait a while.")
         return redirect("web:lobby")
-    game = core.create_game(seats=GUEST_SEATS, options=None, seed=None)
-    joined = core.join_game(game.id, GUEST_NAME)
+    with transaction.atomic():  # the game with its seats, or nothing
+        game = core.create_game(seats=GUEST_SEATS, options=None, seed=None)
+        joined = core.join_game(game.id, GUEST_NAME)
+        for _ in range(GUEST_SEATS - 1):
+            core.join_game(game.id, bots.default_name(GUEST_BOT), GUEST_BOT)
     assert joined.token is not None  # a guest's seat has its token
     hold_seat(request, str(game.id), joined.token)
-    for _ in range(GUEST_SEATS - 1):
-        core.join_game(game.id, bots.default_name(GUEST_BOT), GUEST_BOT)
     return redirect("web:table", game_id=game.id)
 
 
