@@ -10,7 +10,7 @@ dotted path, and fields only ever read by reflection. (Vulture parses it; it is 
 
 import play
 from accounts import apps as accounts_apps
-from accounts import services as accounts_services
+from engine import state
 from engine.state import GameState, Grid
 from engine.view import LastAction
 from games import apps
@@ -41,7 +41,7 @@ from games.web.account_forms import LoginForm, SignupForm
 from games.web.forms import CreateGameForm
 from loadtest import apps as loadtest_apps
 from play import apps as play_apps
-from play.models import ChatMessage, DeclineReason, Room, Seek, SeekStatus
+from play.models import ChatMessage, DeclineReason, Room
 from skyjo_service.env import env_bool, env_float, env_int, env_list
 
 # Named in skyjo_service/settings.py (INSTALLED_APPS, MIDDLEWARE, REST_FRAMEWORK,
@@ -49,6 +49,7 @@ from skyjo_service.env import env_bool, env_float, env_int, env_list
 apps.GamesConfig
 accounts_apps.AccountsConfig
 loadtest_apps.LoadtestConfig
+play_apps.PlayConfig
 middleware.RequestBodyLimitMiddleware
 authentication.SeatTokenAuthentication
 renderers.JSONRenderer
@@ -116,8 +117,6 @@ DeclineReason.RATED, DeclineReason.CASUAL, DeclineReason.NO_BOT, DeclineReason.O
 
 # The foundation of issue 23 that its other parts use (quick play's seeks and matcher, the
 # chat): kept here until they are merged.
-accounts_services.acting_for
-Seek.seats_min, Seek.seats_max, Seek.rated, Seek.bots_after, Seek.seen_at
-SeekStatus.MATCHED
 Room.SPECTATORS
 ChatMessage.room
+state.OVER

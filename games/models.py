@@ -233,9 +233,14 @@ class IdempotentResponse(models.Model):
     seat, hash of the token the last answer gave]`), so that a replay can put a new one there.
     """
 
-    # No index of its own: the unique (scope, key) index serves the lookups.
+    # No index of its own: the unique (scope, key) index serves the lookups. None: an answer
+    # about no game (a seek, `POST /api/v1/seeks`, in its account's scope).
     game = models.ForeignKey(
-        Game, on_delete=models.CASCADE, related_name="idempotent_responses", db_index=False
+        Game,
+        null=True,
+        on_delete=models.CASCADE,
+        related_name="idempotent_responses",
+        db_index=False,
     )
     scope = models.CharField(max_length=120)
     key = models.CharField(max_length=255)

@@ -7,9 +7,9 @@ which call its door here. It never imports the store, DRF or drf-spectacular (th
 contracts in pyproject.toml).
 
 The door is lazy: this package is the Django app itself, imported while the app registry is
-still loading, before its models may be; each name is imported on first use (PEP 562), and
-type checkers see the imports below. Its vocabulary (`play.models`' statuses and reasons,
-`play.errors`) is imported by name.
+still loading, before its models may be; each name is imported from its module on first use
+(PEP 562), and type checkers see the imports below. Its vocabulary (`play.models`' statuses
+and reasons, `play.errors`) is imported by name.
 """
 
 from __future__ import annotations
@@ -33,11 +33,18 @@ if TYPE_CHECKING:
         decline_challenge,
         expire_challenge,
     )
+    from play.seeks import (
+        SeekRequest,
+        create_seek,
+        read_seek,
+        seek_data,
+        seen,
+        withdraw_seek,
+    )
 
-#: Each name of the door and the module it comes from.
-_DOOR = {
-    name: "play.challenges"
-    for name in (
+#: Each module of the door and the names it hands out.
+_MODULES: dict[str, tuple[str, ...]] = {
+    "play.challenges": (
         "CHALLENGE_LETTERS",
         "DEFAULT_EXPIRES_IN",
         "MAX_EXPIRES_IN",
@@ -51,8 +58,19 @@ _DOOR = {
         "create_challenge",
         "decline_challenge",
         "expire_challenge",
-    )
+    ),
+    "play.seeks": (
+        "SeekRequest",
+        "create_seek",
+        "read_seek",
+        "seek_data",
+        "seen",
+        "withdraw_seek",
+    ),
 }
+
+#: Each name of the door and the module that holds it.
+_DOOR: dict[str, str] = {name: module for module, names in _MODULES.items() for name in names}
 
 __all__ = [
     "CHALLENGE_LETTERS",
@@ -60,19 +78,26 @@ __all__ = [
     "MAX_EXPIRES_IN",
     "MIN_EXPIRES_IN",
     "ChallengeRequest",
+    "SeekRequest",
     "accept_challenge",
     "cancel_challenge",
     "challenge_data",
     "challenge_of",
     "challenges_of",
     "create_challenge",
+    "create_seek",
     "decline_challenge",
     "expire_challenge",
+    "read_seek",
+    "seek_data",
+    "seen",
+    "withdraw_seek",
 ]
 
 
 def __getattr__(name: str) -> Any:
     """A name of the door, imported from its module on first use."""
-    if name not in _DOOR:
+    module = _DOOR.get(name)
+    if module is None:
         raise AttributeError(f"module 'play' has no attribute {name!r}")
-    return getattr(importlib.import_module(_DOOR[name]), name)
+    return getattr(importlib.import_module(module), name)

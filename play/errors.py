@@ -56,3 +56,35 @@ class AlreadyAnswered(ServiceError):
             f"You have {answer} this challenge already; it waits for the other invitees.",
             answer=answer,
         )
+
+
+class SeekNotFound(ServiceError):
+    """No seek has this id, or it is another account's (which is not told apart)."""
+
+    code = "seek_not_found"
+
+    def __init__(self, seek_id: object) -> None:
+        super().__init__(f"You have no seek {seek_id}.")
+
+
+class AlreadySeeking(ServiceError):
+    """The account has a searching seek already (`seek`: its id): one at a time."""
+
+    code = "already_seeking"
+
+    def __init__(self, seek_id: object) -> None:
+        super().__init__(
+            f"You are seeking a game already (seek {seek_id}): read it, or delete it first.",
+            seek=str(seek_id),
+        )
+
+
+class SeekAlreadyMatched(ServiceError):
+    """A matched seek is a seat in a game: it cannot be withdrawn (leave the game instead)."""
+
+    code = "seek_already_matched"
+
+    def __init__(self, seek_id: object) -> None:
+        super().__init__(
+            f"Seek {seek_id} is matched: you sit in its game. Leave the game to give it up."
+        )

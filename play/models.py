@@ -11,6 +11,7 @@ import uuid
 from typing import Any
 
 from django.db import models
+from django.utils import timezone
 
 from games.models import AppendOnlyError
 
@@ -113,7 +114,8 @@ class Seek(models.Model):
     status = models.CharField(
         max_length=16, choices=SeekStatus.choices, default=SeekStatus.SEARCHING
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    # By the service's clock (`games.core.clock`), as every time the matcher compares.
+    created_at = models.DateTimeField(default=timezone.now)
     # The last sign of its account's presence (its account stream, a read of the seek).
     seen_at = models.DateTimeField()
     expires_at = models.DateTimeField()
@@ -125,6 +127,15 @@ class Seek(models.Model):
     class Meta:
         ordering = ["created_at", "id"]
         indexes = [models.Index(fields=["status", "created_at"])]
+        constraints = [
+            # One searching seek per account (`play.seeks`); its index also serves the account
+            # stream's presence update.
+            models.UniqueConstraint(
+                fields=["account"],
+                condition=models.Q(status="searching"),
+                name="one_searching_seek_per_account",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"Seek {self.id} ({self.status})"

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from play import matcher
 from play.challenges import expire_due_challenges
 
 #: The steps of a sweep, in order; each answers how many things it acted on.
-SWEEP_STEPS: list[Callable[[], int]] = [expire_due_challenges]
+SWEEP_STEPS: list[Callable[[], int]] = [
+    expire_due_challenges,
+    matcher.match,  # seeks: the lapsed ones expire, the ready groups start their games
+]
 
 
 def sweep() -> int:

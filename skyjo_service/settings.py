@@ -316,6 +316,20 @@ SKYJO_CLOCK_SCALE = env_float("SKYJO_CLOCK_SCALE", 1.0)
 #: answer was lost, in a game without a clock) do not sit in the lobby for ever.
 LOBBY_STALE_AFTER_SECONDS = env_int("LOBBY_STALE_AFTER_SECONDS", 3600)
 
+# Quick play (play.seeks, play.matcher): an account's seek, and the matcher (a worker's job and
+# sweep step) that seats compatible seekers together.
+#: Seconds a seek lives without a sign of its account: its account stream open (which says so
+#: every few seconds) or a read of the seek (`GET /api/v1/seeks/{id}`); then it expires.
+SEEK_IDLE_SECONDS = env_int("SEEK_IDLE_SECONDS", 30)
+#: Seconds a seek lives at most, seen or not (then it expires); also the largest `bots_after`.
+SEEK_MAX_SECONDS = env_int("SEEK_MAX_SECONDS", 600)
+#: Seconds after which a group of compatible seekers that has reached its common minimum of
+#: seats starts with the seekers it has, rather than wait for its largest common count.
+SEEK_SMALLEST_AFTER_SECONDS = env_int("SEEK_SMALLEST_AFTER_SECONDS", 20)
+#: The lobby's "Play now" (a logged-in person's seek of 2 to 4 seats): seconds before bots fill
+#: the empty seats, so that a person alone still plays.
+PLAY_NOW_BOTS_AFTER_SECONDS = env_int("PLAY_NOW_BOTS_AFTER_SECONDS", 20)
+
 # Accounts (accounts): people's passwords are Django's, hashed with Argon2 first.
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
@@ -466,6 +480,7 @@ SPECTACULAR_SETTINGS = {
         "Strategy": "games.core.bots.STRATEGY_NAMES",
         "GameEndReason": "engine.events.END_REASONS",
         "GameCancelReason": "engine.events.CANCEL_REASONS",
+        "SeekStatus": "play.models.SeekStatus",
         # Each action shape's constant `action`, e.g. TakeDiscardActionKind (games.api.inputs).
         **{f"{action.__name__}ActionKind": [kind] for kind, action in TURN_ACTIONS.items()},
         "HistoryFormatVersion": "games.api.shapes.HISTORY_FORMAT_VERSIONS",
@@ -504,6 +519,11 @@ SPECTACULAR_SETTINGS = {
             "name": "challenges",
             "description": "An account invites others to a game it creates for them: they "
             "accept or decline, the challenger may cancel, and unanswered it expires.",
+        },
+        {
+            "name": "seeks",
+            "description": "Quick play: seek a game of a few seats; the matcher seats you "
+            "with other seekers (and bots, if you wish) as soon as it can.",
         },
     ],
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -362,6 +362,29 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         "Wait for the others: your account stream tells you when the challenge is accepted "
         "or called off.",
     ),
+    "seek_not_found": ProblemType(
+        404,
+        "No such seek",
+        "Your account has no seek with this id: it is another account's, or it never was "
+        "(seeks are only ever read by their own account).",
+        "Use the `id` of your `POST /api/v1/seeks` answer (or the `seek` of an "
+        "`already_seeking` problem), with a token of the account that made it.",
+    ),
+    "already_seeking": ProblemType(
+        409,
+        "You are seeking a game already",
+        "An account has one searching seek at a time, and yours is still searching; `seek` "
+        "names it. Nothing was made.",
+        "Read that seek (`GET /api/v1/seeks/{seek}`) to follow it, or withdraw it (`DELETE "
+        "/api/v1/seeks/{seek}`) and seek again with what you want now.",
+    ),
+    "seek_already_matched": ProblemType(
+        409,
+        "The seek is matched",
+        "The matcher has seated you: the seek is your seat in its game, and cannot be withdrawn.",
+        "Read the seek for its `game` and `seat`, and play; to give the seat up, leave the "
+        "game (`POST /api/v1/games/{id}/players/{seat}/leave`: a bot plays it once started).",
+    ),
     "server_error": ProblemType(
         500,
         "Internal server error",

@@ -107,6 +107,9 @@ class ProblemSerializer(serializers.Serializer):
         required=False,
         help_text="With `already_answered`: your answer (`accepted` or `declined`).",
     )
+    seek = serializers.UUIDField(
+        required=False, help_text="With `already_seeking`: the account's searching seek."
+    )
     rule_code = serializers.CharField(
         required=False,
         help_text="With `invalid_history`: why it does not replay, a rule's problem code "

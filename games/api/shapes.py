@@ -337,8 +337,8 @@ class StreamFrameSerializer(serializers.Serializer):
 
 
 #: The types of an account's inbox entries: a game's (`games.core.letters`), a challenge's
-#: (`play.challenges`).
-INBOX_ENTRY_TYPES = [*GAME_LETTERS, *CHALLENGE_LETTERS]
+#: (`play.challenges`), a matched seek's (`play.matcher`).
+INBOX_ENTRY_TYPES = [*GAME_LETTERS, *CHALLENGE_LETTERS, "seek_matched"]
 #: What an account stream frame's `event` may name: an entry's type, or `snapshot`.
 ACCOUNT_FRAME_EVENTS = [*INBOX_ENTRY_TYPES, "snapshot"]
 
@@ -352,7 +352,11 @@ class InboxEntrySerializer(serializers.Serializer):
     game = serializers.UUIDField(help_text="The game it is about.")
     seat = serializers.IntegerField(
         required=False,
-        help_text="`game_started`, `your_turn`, `game_finished`: the account's seat in that game.",
+        help_text="`game_started`, `your_turn`, `game_finished`, `seek_matched`: the account's "
+        "seat in that game.",
+    )
+    seek = serializers.UUIDField(
+        required=False, help_text="`seek_matched`: the seek the matcher seated in `game`."
     )
     version = serializers.IntegerField(
         required=False, help_text="`your_turn`: the game's version when the turn came."

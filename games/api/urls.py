@@ -8,6 +8,7 @@ from games.api.views import (
     live,
     lobby,
     meta,
+    seeks,
     turns,
 )
 
@@ -39,6 +40,8 @@ urlpatterns = [
             ("cancel", challenges.CancelChallengeView),
         )
     ),
+    path("seeks", seeks.SeekListView.as_view(), name="seeks"),
+    path("seeks/<str:seek_id>", seeks.SeekView.as_view(), name="seek"),
     path("games", lobby.GameListView.as_view(), name="games"),
     path("games/import", history.ImportView.as_view(), name="import"),
     path("games/<str:game_id>", lobby.GameDetailView.as_view(), name="game"),

@@ -72,7 +72,7 @@ class Answer:
     status: int
     body: Any
     version: int | None
-    game_id: uuid.UUID | str
+    game_id: uuid.UUID | str | None  # None: an answer about no game (a seek)
     tokens: Sequence[tuple[int, str]] = ()
     replayed: bool = False
 

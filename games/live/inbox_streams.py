@@ -4,7 +4,9 @@ sequence), resumable after any of them, as a game's stream is (`streams`).
 It waits on the hub under the inbox's key (`fanout.inbox_key`) and reads the entries through
 the hub's reader threads, so a waiting stream holds no database connection. Its token is
 looked at again at least every second (`accounts.credentials.resolve_hash`, itself fresh
-within a second): a revoked token, or a deleted account, ends it within about a second.
+within a second): a revoked token, or a deleted account, ends it within about a second. While
+it is open it is its account's sign of presence (`Presence`): the account's searching seek
+lives on (quick play, `play.seen`), as long as the stream, or a long poll, is there.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 from django.conf import settings
 
+import play
 from accounts import inbox
 from accounts.credentials import AccountCredential, resolve_hash
 from accounts.models import InboxEntry
@@ -64,6 +67,7 @@ def stream(credential: AccountCredential, after: int, first: bytes) -> Iterator[
     `LIVE_STREAM_SECONDS`, when the process drains (the client resumes with `Last-Event-ID`),
     or once its token stands for the account no more."""
     key = inbox_key(credential.account_id)
+    presence = Presence(credential.account_id)
     with hub.watching(key, after):
         yield retry(settings.LIVE_RETRY_MS) + first
         deadline = time.monotonic() + settings.LIVE_STREAM_SECONDS
@@ -72,8 +76,31 @@ def stream(credential: AccountCredential, after: int, first: bytes) -> Iterator[
             chunk, cursor = _frames_after(credential.account_id, cursor)
             if chunk:
                 yield chunk
-            if not (yield from _waited(credential, cursor, deadline)):
+            if not (yield from _waited(credential, cursor, deadline, presence)):
                 return
+
+
+class Presence:
+    """An open stream's sign of its account's presence: its searching seek lives on
+    (`play.seen`, one UPDATE), at most every `presence_every()` seconds."""
+
+    def __init__(self, account_id: int) -> None:
+        self.account_id = account_id
+        self.due = 0.0  # at once
+
+    def refresh_if_due(self) -> None:
+        now = time.monotonic()
+        if now < self.due:
+            return
+        self.due = now + presence_every()
+        play.seen(self.account_id)
+        release_connections()
+
+
+def presence_every() -> float:
+    """Seconds between an open stream's signs of presence: well within `SEEK_IDLE_SECONDS`,
+    and no more often than the stream's heartbeat."""
+    return min(settings.LIVE_HEARTBEAT_SECONDS, settings.SEEK_IDLE_SECONDS / 3)
 
 
 def _frames_after(account_id: int, after: int) -> tuple[bytes, int]:
@@ -89,16 +116,18 @@ def _frames_after(account_id: int, after: int) -> tuple[bytes, int]:
 
 
 def _waited(
-    credential: AccountCredential, cursor: int, deadline: float
+    credential: AccountCredential, cursor: int, deadline: float, presence: Presence
 ) -> Generator[bytes, None, bool]:
     """Wait for an entry past `cursor`, a comment every `LIVE_HEARTBEAT_SECONDS` meanwhile,
-    the token looked at every `CREDENTIAL_EVERY_SECONDS`; False when the stream is to end."""
+    the token looked at every `CREDENTIAL_EVERY_SECONDS`, the account's presence said when
+    due; False when the stream is to end."""
     key = inbox_key(credential.account_id)
     beat = time.monotonic() + settings.LIVE_HEARTBEAT_SECONDS
     while True:
         now = time.monotonic()
         if now >= deadline or hub.draining.is_set() or not still_valid(credential):
             return False
+        presence.refresh_if_due()
         if now >= beat:
             yield comment("keep-alive")
             beat = now + settings.LIVE_HEARTBEAT_SECONDS
@@ -112,10 +141,12 @@ def long_poll(credential: AccountCredential, after: int, seconds: float) -> None
     looked at meanwhile as a stream looks at it (the caller answers as the token stands)."""
     key = inbox_key(credential.account_id)
     until = time.monotonic() + seconds
+    presence = Presence(credential.account_id)  # a sign of presence, as an open stream's
     release_connections()
     with hub.watching(key, inbox.last_sequence(credential.account_id)):
         release_connections()
         while (left := until - time.monotonic()) > 0 and not hub.draining.is_set():
+            presence.refresh_if_due()
             if hub.wait_beyond(key, after, min(left, CREDENTIAL_EVERY_SECONDS)) > after:
                 return
             if not still_valid(credential):

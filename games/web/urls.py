@@ -1,10 +1,11 @@
 """The pages' paths: the lobby at `/`, each game's table and replay under `/games/{id}`, the
-answers to a challenge under `/challenges/{id}`, and the accounts' pages (`/signup`, `/login`,
-`/logout`, `/account`)."""
+answers to a challenge under `/challenges/{id}`, quick play's ("Play now" at `/play`, a
+person's seek at `/seeks/{id}`), and the accounts' pages (`/signup`, `/login`, `/logout`,
+`/account`)."""
 
 from django.urls import path
 
-from games.web import accounts, challenges, views
+from games.web import accounts, challenges, quick_play, views
 
 app_name = "web"
 
@@ -13,6 +14,10 @@ urlpatterns = [
     # Browsers ask for it whatever the page's icon link says (a page answered to a POST, say).
     path("favicon.ico", views.favicon, name="favicon"),
     path("games/new", views.create, name="create"),
+    path("play", quick_play.play_now, name="play-now"),
+    path("seeks/<str:seek_id>", quick_play.seek_page, name="seek"),
+    path("seeks/<str:seek_id>/status", quick_play.seek_status, name="seek-status"),
+    path("seeks/<str:seek_id>/cancel", quick_play.cancel_seek, name="cancel-seek"),
     path("games/<str:game_id>", views.table, name="table"),
     path("games/<str:game_id>/table", views.table_partial, name="table-partial"),
     path("games/<str:game_id>/join", views.join, name="join"),

@@ -33,6 +33,7 @@ from games.core.errors import GameNotFound, InvalidToken, ServiceError
 from games.core.resources import game_data, game_summary, seen_data
 from games.core.tokens import Credential, SeatCredential
 from games.models import Game, Status
+from games.web import quick_play
 from games.web.challenges import challenges_context, create_challenge, may_challenge
 from games.web.forms import CreateGameForm, JoinForm, parse_move
 from games.web.limits import rate_limited
@@ -146,7 +147,13 @@ def _render_lobby(
         game["join_form"] = JoinForm(auto_id=f"join-{game['id']}-%s")
     person = person_credential(request)
     creator = form or CreateGameForm(initial={"name": person.handle} if person else None)
-    context = {"form": creator, "yours": yours, **lists, **challenges_context(person)}
+    context = {
+        "form": creator,
+        "yours": yours,
+        "play_now": quick_play.lobby_context(),
+        **lists,
+        **challenges_context(person),
+    }
     return render(request, "games/lobby.html", context, status=status)
 
 

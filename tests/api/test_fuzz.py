@@ -127,6 +127,9 @@ EXCLUDED = {
     # A person needs a password that Django's validators accept, a bot may have none (400
     # `weak_password`, `invalid_account`): rules about one field given another's value.
     "create_account": [positive_data_acceptance],
+    # A seek's `seats.min` may not be above its `seats.max` (400), and an account has one
+    # searching seek at a time (409 `already_seeking`, an accepted status).
+    "create_seek": [positive_data_acceptance],
 }
 
 

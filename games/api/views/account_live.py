@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import play
 from accounts import inbox
 from accounts.credentials import AccountCredential
 from accounts.errors import AccountRequired, MissingScope
@@ -36,7 +37,7 @@ _FRAMES = """\
 One frame per entry of the account's inbox, in order:
 
     id: <sequence>
-    event: <type: game_started, your_turn, game_finished, or a challenge's letter>
+    event: <type: game_started, your_turn, game_finished, seek_matched, or a challenge's letter>
     data: {"game": ..., "seat": ..., "sequence": ..., "type": ..., "at": ..., ...}
 
 `game_started` `{"game", "seat"}` when round 1 of a game the account sits in is dealt; \
@@ -45,7 +46,9 @@ One frame per entry of the account's inbox, in order:
 each invitee: the challenge as `GET /api/v1/challenges/{id}` shows it, and `challenge`, its id), \
 `challenge_accepted` `{"challenge", "game", "handle"}`, `challenge_declined` `{"challenge", \
 "game", "handle", "reason"}` and `challenge_canceled` `{"challenge", "game", "reason"}` (who \
-gets which: the operations of the `challenges` tag). It resumes after `Last-Event-ID` (else \
+gets which: the operations of the `challenges` tag); `seek_matched` `{"seek", "game", "seat"}` \
+when the matcher seats one of its seeks (quick play). While it is open, the account's \
+searching seek stays alive (`SEEK_IDLE_SECONDS`). It resumes after `Last-Event-ID` (else \
 `after`) exactly: no entry missed or repeated. Without either it starts at the inbox's end with \
 one `snapshot` frame (no `id`): `{"sequence", "games"}`, the inbox's last sequence and the \
 account's unfinished games (`game`, `seat`, `status`, `version`, `seats_to_act`, `your_turn`, \
@@ -136,7 +139,9 @@ class AccountEventsView(APIView):
         description="Scope `play` or `challenge:read`. The inbox's entries after `after`, at "
         "most `limit`, each as the account stream's `data` shows it; with `wait`, answered "
         "as soon as there is one (the stream's long poll: "
-        "`GET /api/v1/account/stream`). A token revoked while it waits is refused with 401.",
+        "`GET /api/v1/account/stream`). A token revoked while it waits is refused with 401. "
+        "Each poll (and a long poll while it waits) keeps the account's searching seek alive, "
+        "as an open account stream does (quick play, `SEEK_IDLE_SECONDS`).",
         tags=["accounts"],
         auth=ACCOUNT_TOKEN,
         parameters=[
@@ -159,6 +164,7 @@ class AccountEventsView(APIView):
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         after, limit, wait = (query.validated_data[name] for name in ("after", "limit", "wait"))
+        play.seen(credential.account_id)  # a poll is a sign of presence: its seek lives on
         if wait and inbox.last_sequence(credential.account_id) <= after:
             with hub.reserve(LONG_POLL, client_address(request)):
                 seconds = min(wait, settings.LIVE_LONG_POLL_SECONDS)

@@ -1,0 +1,182 @@
+"""The matcher of quick play: groups compatible searching seeks and starts their games.
+
+Compatible seeks have the same clock (`turn_seconds`, None for none) and the same `rated`, and
+seat ranges that overlap. Oldest seeks first: the oldest searching seek gathers the next
+compatible ones, each that keeps a seat count common to the group, until the group has as many
+seekers as the largest seat count common to them (the smallest of their maxima). The group
+then starts a game of that many seats at once; else, once its oldest seek has waited
+`SEEK_SMALLEST_AFTER_SECONDS`, with the seekers it has if they reach the group's common
+minimum (the largest of their minima); else, as soon as one seeker's `bots_after` has passed,
+with bots (`BOT_STRATEGY`) in the empty seats up to that common minimum. A group that is not
+ready waits, and the next oldest seek gathers a group of its own.
+
+Exactly once, on any number of workers: the matcher takes the searching seeks it considers
+under a row lock, skipping those another matcher holds (`SKIP LOCKED` on PostgreSQL; SQLite's
+write lock serializes the matchers), and a game, its seats, its seeks' rows and the letters
+are written in one transaction: a seek is seated in one game, or in none.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+
+from accounts.inbox import Letter, deliver
+from accounts.services import acting_for
+from games import core
+from games.core import bots, clock
+from games.models import Game
+from play.models import Seek, SeekStatus
+from play.seeks import lapse_seeks, live_seeks
+
+logger = logging.getLogger("play.matcher")
+
+#: The strategy of the bots that fill a matched game's empty seats.
+BOT_STRATEGY = "greedy"
+
+
+@dataclass(frozen=True)
+class Match:
+    """A game to start: its seekers, oldest first (seated in that order), and its seats (the
+    seats the seekers leave go to bots)."""
+
+    seekers: tuple[Seek, ...]
+    seats: int
+
+    @property
+    def bots(self) -> int:
+        return self.seats - len(self.seekers)
+
+
+@dataclass(frozen=True)
+class SeatRange:
+    """The seat counts every seeker of a group accepts: `low` to `high` (empty if low > high)."""
+
+    low: int
+    high: int
+
+    @classmethod
+    def of(cls, seeks: Sequence[Seek]) -> SeatRange:
+        return cls(max(s.seats_min for s in seeks), min(s.seats_max for s in seeks))
+
+
+def match() -> int:
+    """Expire the lapsed seeks, then start the game of every group that is ready; answers the
+    seeks acted on (expired or seated)."""
+    lapsed = lapse_seeks()
+    if not live_seeks(clock.now()).exists():  # the usual sweep: no lock taken for nothing
+        return lapsed
+    with transaction.atomic():
+        now = clock.now()
+        candidates = live_seeks(now).select_related("account")
+        taken = list(candidates.select_for_update(skip_locked=True, of=("self",)))
+        started = [m for m in plan(taken, now) if _started(m)]
+    return lapsed + sum(len(m.seekers) for m in started)
+
+
+def plan(seeks: Sequence[Seek], now: datetime) -> list[Match]:
+    """The games to start at `now` from the searching `seeks` (oldest first)."""
+    pools: dict[tuple[int | None, bool], list[Seek]] = {}
+    for seek in seeks:
+        pools.setdefault((seek.turn_seconds, seek.rated), []).append(seek)
+    return [found for pool in pools.values() for found in _plan_pool(pool, now)]
+
+
+def _plan_pool(pool: list[Seek], now: datetime) -> list[Match]:
+    """The games to start from one pool of seeks that share a clock, oldest first."""
+    waiting, matches = list(pool), []
+    while waiting:
+        group = _gather(waiting)
+        seats = _seats_now(group, now)
+        if seats is None:  # its oldest waits; the next oldest gathers a group of its own
+            waiting.pop(0)
+            continue
+        matches.append(Match(tuple(group), seats))
+        grouped = {seek.pk for seek in group}
+        waiting = [seek for seek in waiting if seek.pk not in grouped]
+    return matches
+
+
+def _gather(waiting: list[Seek]) -> list[Seek]:
+    """The oldest of `waiting` and the next ones that fit it, until the group is full (as many
+    seekers as the largest seat count common to them)."""
+    group = [waiting[0]]
+    for seek in waiting[1:]:
+        if len(group) == SeatRange.of(group).high:
+            break
+        if _fits(group, seek):
+            group.append(seek)
+    return group
+
+
+def _fits(group: list[Seek], seek: Seek) -> bool:
+    """Whether `seek` joins `group` with a seat count still common to them all, one for each."""
+    common = SeatRange.of([*group, seek])
+    return common.low <= common.high and len(group) + 1 <= common.high
+
+
+def _seats_now(group: list[Seek], now: datetime) -> int | None:
+    """The seats of the game `group` starts now, or None while it waits."""
+    common, seekers = SeatRange.of(group), len(group)
+    if seekers == common.high:
+        return seekers
+    waited = now - group[0].created_at
+    smallest_after = timedelta(seconds=settings.SEEK_SMALLEST_AFTER_SECONDS)
+    if seekers >= common.low and waited >= smallest_after:
+        return seekers
+    if any(_bots_due(seek, now) for seek in group):
+        return max(seekers, common.low)
+    return None
+
+
+def _bots_due(seek: Seek, now: datetime) -> bool:
+    """Whether `seek` has waited its `bots_after` (never, without one)."""
+    if seek.bots_after is None:
+        return False
+    return now - seek.created_at >= timedelta(seconds=seek.bots_after)
+
+
+def _started(found: Match) -> bool:
+    """Start `found`'s game, all of it or nothing (a savepoint): False, logged, if it failed
+    (its seeks stay searching, for the next run)."""
+    try:
+        with transaction.atomic():
+            _start(found)
+    except Exception:
+        logger.exception("a match of %d seeks failed", len(found.seekers))
+        return False
+    return True
+
+
+def _start(found: Match) -> None:
+    """A listed game with a secret seed and the seekers' clock; each seeker told
+    (`seek_matched`) then seated by its account, oldest first, then the bots (the last seat
+    taken deals, as for any full game)."""
+    first = found.seekers[0]
+    options = None if first.turn_seconds is None else {"turn_seconds": first.turn_seconds}
+    game = core.create_game(seats=found.seats, options=options, seed=None)
+    deliver([_letter(seek, game, seat) for seat, seek in enumerate(found.seekers)])
+    for seat, seek in enumerate(found.seekers):
+        _seat(seek, game, seat)
+    for _ in range(found.bots):
+        core.join_game(game.id, bots.default_name(BOT_STRATEGY), BOT_STRATEGY)
+
+
+def _letter(seek: Seek, game: Game, seat: int) -> Letter:
+    payload = {"seek": str(seek.id), "game": str(game.id), "seat": seat}
+    return Letter(seek.account.handle, "seek_matched", payload)
+
+
+def _seat(seek: Seek, game: Game, seat: int) -> None:
+    """Seat `seek`'s account in `seat` (a new game's seats are taken in order), as the account
+    itself would join, and mark the seek matched."""
+    joined = core.join_game(game.id, seek.account.handle, account=acting_for(seek.account_id))
+    if joined.seat != seat:
+        raise RuntimeError(f"seek {seek.id} took seat {joined.seat}, not {seat}")
+    seek.status, seek.game, seek.seat = SeekStatus.MATCHED, game, seat
+    seek.save(update_fields=["status", "game", "seat"])
