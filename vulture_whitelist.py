@@ -8,7 +8,10 @@ dotted path, and fields only ever read by reflection. (Vulture parses it; it is 
 
 # ruff: noqa: B018
 
+import play
 from accounts import apps as accounts_apps
+from accounts import services as account_services
+from engine import state as engine_state
 from engine.state import GameState, Grid
 from engine.view import LastAction
 from games import apps
@@ -22,7 +25,8 @@ from games.api import (
     schema,
     throttling,
 )
-from games.api.inputs import GameListQuerySerializer
+from games.api import urls as api_urls
+from games.api.inputs import GameListQuerySerializer, StreamCursorField
 from games.api.server_errors import install_in_gunicorn
 from games.api.shapes import (
     AccountGameSerializer,
@@ -31,6 +35,7 @@ from games.api.shapes import (
     LastActionSerializer,
     PlayerProfileSerializer,
 )
+from games.api.views import chat as chat_views
 from games.core import bots
 from games.live.fanout import hub
 from games.models import Seat
@@ -38,12 +43,15 @@ from games.web import accounts as web_accounts
 from games.web.account_forms import LoginForm, SignupForm
 from games.web.forms import CreateGameForm
 from loadtest import apps as loadtest_apps
+from play import apps as play_apps
+from play import models as play_models
 from skyjo_service.env import env_bool, env_float, env_int, env_list
 
 # Named in skyjo_service/settings.py (INSTALLED_APPS, MIDDLEWARE, REST_FRAMEWORK,
 # SPECTACULAR_SETTINGS), which vulture does not read, like gunicorn.conf.py.
 apps.GamesConfig
 accounts_apps.AccountsConfig
+play_apps.PlayConfig
 loadtest_apps.LoadtestConfig
 middleware.RequestBodyLimitMiddleware
 authentication.SeatTokenAuthentication
@@ -98,3 +106,25 @@ CreateGameForm.seat_fields
 web_accounts.login_handle, web_accounts.locked_out
 web_accounts.LoginPage.authentication_form, web_accounts.LoginPage.redirect_authenticated_user
 SignupForm.password_again, SignupForm.clean_handle, LoginForm.clean_username
+
+# Python calls a module's `__getattr__` for a name it lacks (PEP 562): play's lazy door.
+play.__getattr__
+# Django reads a path converter's `regex` and calls `to_python` and `to_url`; DRF reads a
+# field's `default_error_messages` and dispatches PUT to `put`.
+api_urls.RoomConverter.regex, api_urls.RoomConverter.to_python, api_urls.RoomConverter.to_url
+StreamCursorField.default_error_messages
+chat_views.ChatMuteView.put
+
+# The foundation of issue 23 ("Playing together"), for its parts built beside the chat
+# (challenges, seeks, rematches), which use them.
+account_services.acting_for
+engine_state.OVER
+play_models.ChallengeStatus.ACCEPTED, play_models.Answer.ACCEPTED
+play_models.DeclineReason.GENERIC, play_models.DeclineReason.LATER
+play_models.DeclineReason.TOO_FAST, play_models.DeclineReason.TOO_SLOW
+play_models.DeclineReason.RATED, play_models.DeclineReason.CASUAL
+play_models.DeclineReason.NO_BOT, play_models.DeclineReason.ONLY_BOT
+play_models.Challenge.challenger, play_models.Invitation, play_models.Invitation.challenge
+play_models.SeekStatus.MATCHED, play_models.Seek, play_models.Seek.seats_min
+play_models.Seek.seats_max, play_models.Seek.rated, play_models.Seek.bots_after
+play_models.Seek.seen_at

@@ -316,6 +316,15 @@ SKYJO_CLOCK_SCALE = env_float("SKYJO_CLOCK_SCALE", 1.0)
 #: answer was lost, in a game without a clock) do not sit in the lobby for ever.
 LOBBY_STALE_AFTER_SECONDS = env_int("LOBBY_STALE_AFTER_SECONDS", 3600)
 
+# Each game's chat (play.chat): its own log, never the game's.
+#: Messages one sender (a seat, or a spectator's account) may write in one game within
+#: SKYJO_CHAT_BURST_SECONDS; one more is refused with 429 `throttled` and `Retry-After`.
+SKYJO_CHAT_BURST = env_int("SKYJO_CHAT_BURST", 5)
+SKYJO_CHAT_BURST_SECONDS = env_float("SKYJO_CHAT_BURST_SECONDS", 10.0)
+#: Messages one sender may write in one game in all: one more is refused with 429
+#: `chat_limit_reached` (it never passes: a game's chat is no forum).
+SKYJO_CHAT_MAX_PER_GAME = env_int("SKYJO_CHAT_MAX_PER_GAME", 200)
+
 # Accounts (accounts): people's passwords are Django's, hashed with Argon2 first.
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
@@ -469,6 +478,7 @@ SPECTACULAR_SETTINGS = {
         "StreamFrameKind": "games.api.shapes.STREAM_FRAME_EVENTS",
         "AccountStreamFrameKind": "games.api.shapes.ACCOUNT_FRAME_EVENTS",
         "InboxEntryType": "games.api.shapes.INBOX_ENTRY_TYPES",
+        "ChatRoom": "games.api.views.chat.CHAT_ROOMS",
         # The `type` of each event's schema (games.api.event_shapes): an enum of one value.
         **{f"{name}EventType": [name] for name in EVENT_TYPES},
     },
@@ -493,6 +503,11 @@ SPECTACULAR_SETTINGS = {
             "name": "accounts",
             "description": "People and bots with a lasting handle, their personal tokens "
             "(with scopes), their games and public profiles.",
+        },
+        {
+            "name": "chat",
+            "description": "Each game's chat: the players' room and the spectators' room, a "
+            "log of its own beside the game's.",
         },
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
