@@ -10,7 +10,10 @@ unmutes. Limits per sender and game are counted from the log itself.
 
 A message is numbered after the game's last one, and the unique (game, sequence) index makes
 a concurrent writer of the same number wait, then fail and try again: so the messages of a
-game commit in the order of their numbers, and a reader resuming after N misses none. Once
+game commit in the order of their numbers, and a reader resuming after N misses none. On
+PostgreSQL a writer that lost a number tries again holding the game's chat lock (a
+transaction's advisory lock), so a crowd of writers takes turns rather than racing for ever;
+SQLite's writers take turns anyway. Once
 committed, `chat_written` tells this process's push (connected in `games.apps`); on
 PostgreSQL a notification on `CHAT_CHANNEL` tells the other processes.
 """
@@ -257,8 +260,11 @@ def _within_limits(author: Speaker) -> None:
 
 def _append(author: Speaker, room: str, text: str) -> ChatMessage:
     """Insert the message at the game's next number, again after losing it to a concurrent
-    writer (whose insert of that number made this one wait, then fail); told on commit."""
-    for _ in range(ATTEMPTS):
+    writer (whose insert of that number made this one wait, then fail), then holding the
+    game's chat lock; told on commit."""
+    for attempt in range(ATTEMPTS):
+        if attempt:
+            _lock_chat(author.game.id)
         try:
             with transaction.atomic(using=router.db_for_write(ChatMessage)):
                 message = ChatMessage.objects.create(
@@ -275,6 +281,21 @@ def _append(author: Speaker, room: str, text: str) -> ChatMessage:
         _announce(message)
         return message
     raise ConcurrentUpdate()
+
+
+#: The advisory locks' first key for a game's chat ("CHAT"); the second is from the game's id.
+_CHAT_LOCKS = 0x43484154
+
+
+def _lock_chat(game_id: uuid.UUID) -> None:
+    """Hold the game's chat lock until the transaction ends (PostgreSQL; nothing to do on
+    SQLite, whose writers take turns). Games whose ids share a key only take turns too."""
+    connection = connections[router.db_for_write(ChatMessage)]
+    if connection.vendor != "postgresql":
+        return
+    key = int.from_bytes(game_id.bytes[:4], "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_CHAT_LOCKS, key])
 
 
 def _signature(author: Speaker) -> str:
