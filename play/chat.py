@@ -157,6 +157,13 @@ def messages_after(
     return [message_data(message) for message in rows[:limit]]
 
 
+def recent_messages(game_id: uuid.UUID, rooms: Iterable[str], limit: int) -> list[dict[str, Any]]:
+    """The game's last `limit` messages in `rooms`, oldest first (what a page shows)."""
+    rows = ChatMessage.objects.filter(game_id=game_id, room__in=list(rooms))
+    latest = list(rows.select_related("account").order_by("-sequence")[:limit])
+    return [message_data(message) for message in reversed(latest)]
+
+
 def message_data(message: ChatMessage) -> dict[str, Any]:
     """A message as every reader sees it: nothing of any seat's view, ever."""
     account = message.account

@@ -3,7 +3,7 @@ accounts' pages (`/signup`, `/login`, `/logout`, `/account`)."""
 
 from django.urls import path
 
-from games.web import accounts, views
+from games.web import accounts, chat, views
 
 app_name = "web"
 
@@ -18,6 +18,9 @@ urlpatterns = [
     path("games/<str:game_id>/act", views.act, name="act"),
     path("games/<str:game_id>/leave", views.leave, name="leave"),
     path("games/<str:game_id>/replay", views.replay, name="replay"),
+    path("games/<str:game_id>/chat", chat.chat_poll, name="chat-poll"),
+    path("games/<str:game_id>/chat/send", chat.chat_send, name="chat-send"),
+    path("games/<str:game_id>/chat/mute", chat.chat_mute, name="chat-mute"),
     path("signup", accounts.signup, name="signup"),
     path("login", accounts.LoginPage.as_view(), name="login"),
     path("logout", accounts.LogoutPage.as_view(), name="logout"),
