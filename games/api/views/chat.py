@@ -122,7 +122,8 @@ class ChatView(PerViewerView):
         "seat's muted rooms are left out (listed in `muted`). Page on with `after` set to the "
         "last `sequence` received. The chat is a log of its own: the game's events, history "
         "and replays never hold it. A game's stream carries the same messages as `chat` "
-        "frames.",
+        "frames. With a personal token (an account's seat, or a spectator), scope `chat:write` "
+        "or `play`.",
         tags=["chat"],
         auth=SEAT_OR_SPECTATOR,
         parameters=[
@@ -142,6 +143,7 @@ class ChatView(PerViewerView):
             RETRY_AFTER,
         ],
         responses={200: ChatMessagesSerializer, **problems(400, 401, 403, 404)},
+        extensions={"x-required-scopes": list(play.READ_SCOPES)},
     )
     def get(self, request: Request, game_id: str) -> Response:
         credential = seat_credential(request)
@@ -218,6 +220,7 @@ class ChatMuteView(PerViewerView):
         request=None,
         parameters=[GAME_ID, ROOM, RETRY_AFTER],
         responses={204: NO_CONTENT, **problems(401, 403, 404)},
+        extensions={"x-required-scopes": list(play.READ_SCOPES)},
     )
     def put(self, request: Request, game_id: str, room: str) -> Response:
         play.mute_room(game_id, seat_credential(request), room)
@@ -232,6 +235,7 @@ class ChatMuteView(PerViewerView):
         auth=SEAT_OR_ACCOUNT,
         parameters=[GAME_ID, ROOM, RETRY_AFTER],
         responses={204: NO_CONTENT, **problems(401, 403, 404)},
+        extensions={"x-required-scopes": list(play.READ_SCOPES)},
     )
     def delete(self, request: Request, game_id: str, room: str) -> Response:
         play.unmute_room(game_id, seat_credential(request), room)
