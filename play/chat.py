@@ -110,7 +110,7 @@ def readable_rooms(seat: int | None, ended: bool) -> list[str]:
     players' too once the game has `ended` (finished or canceled)."""
     if seat is not None or ended:
         return list(ROOMS)
-    return [Room.SPECTATORS.value]
+    return [str(Room.SPECTATORS)]
 
 
 def muted_rooms(game_id: uuid.UUID, seat: int | None) -> list[str]:
