@@ -24,7 +24,8 @@ from games.api import (
     schema,
     throttling,
 )
-from games.api.inputs import GameListQuerySerializer
+from games.api import urls as api_urls
+from games.api.inputs import GameListQuerySerializer, StreamCursorField
 from games.api.server_errors import install_in_gunicorn
 from games.api.shapes import (
     AccountGameSerializer,
@@ -33,6 +34,7 @@ from games.api.shapes import (
     LastActionSerializer,
     PlayerProfileSerializer,
 )
+from games.api.views import chat as chat_views
 from games.core import bots
 from games.live.fanout import hub
 from games.models import Seat
@@ -41,13 +43,14 @@ from games.web.account_forms import LoginForm, SignupForm
 from games.web.forms import CreateGameForm
 from loadtest import apps as loadtest_apps
 from play import apps as play_apps
-from play.models import ChatMessage, DeclineReason, Room
+from play.models import DeclineReason
 from skyjo_service.env import env_bool, env_float, env_int, env_list
 
 # Named in skyjo_service/settings.py (INSTALLED_APPS, MIDDLEWARE, REST_FRAMEWORK,
 # SPECTACULAR_SETTINGS), which vulture does not read, like gunicorn.conf.py.
 apps.GamesConfig
 accounts_apps.AccountsConfig
+play_apps.PlayConfig
 loadtest_apps.LoadtestConfig
 play_apps.PlayConfig
 middleware.RequestBodyLimitMiddleware
@@ -114,9 +117,9 @@ CreateGameForm.clean_challenge
 schema.ProblemSerializer.challenge_status
 DeclineReason.GENERIC, DeclineReason.LATER, DeclineReason.TOO_FAST, DeclineReason.TOO_SLOW
 DeclineReason.RATED, DeclineReason.CASUAL, DeclineReason.NO_BOT, DeclineReason.ONLY_BOT
-
-# The foundation of issue 23 that its other parts use (quick play's seeks and matcher, the
-# chat): kept here until they are merged.
-Room.SPECTATORS
-ChatMessage.room
 state.OVER
+# Django reads a path converter's `regex` and calls `to_python` and `to_url`; DRF reads a
+# field's `default_error_messages` and dispatches PUT to `put`.
+api_urls.RoomConverter.regex, api_urls.RoomConverter.to_python, api_urls.RoomConverter.to_url
+StreamCursorField.default_error_messages
+chat_views.ChatMuteView.put

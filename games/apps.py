@@ -3,7 +3,8 @@
 The use cases (`games.core`) announce each committed append with `signals.game_moved`; the
 push (`games.live`) listens here, so core never imports it; the same for each committed
 delivery to an account's inbox (`accounts.inbox.inbox_written`), which wakes the account
-streams. The HTTP side's plumbing that hooks into Django itself (the rate limits' table, the
+streams, and for each committed chat message (`play.chat_written`), which wakes the game's.
+The HTTP side's plumbing that hooks into Django itself (the rate limits' table, the
 development server's error pages) is installed here too.
 """
 
@@ -26,9 +27,11 @@ class GamesConfig(AppConfig):
         from games.api.rate_limit_table import create_rate_limit_table
         from games.api.server_errors import send_problem_error
         from games.core.signals import game_moved
+        from play import chat_written
 
         game_moved.connect(_wake_streams, dispatch_uid="games.live")
         inbox_written.connect(_wake_account_streams, dispatch_uid="games.live.inbox")
+        chat_written.connect(_wake_chat_streams, dispatch_uid="games.live.chat")
         # The shared rate limits' table, created by every migrate (games.api.rate_limit_table).
         post_migrate.connect(create_rate_limit_table, sender=self)
         self.fast_development_server()
@@ -56,3 +59,10 @@ def _wake_account_streams(*, account_id: int, sequence: int, **_: Any) -> None:
     from games.live.fanout import hub, inbox_key
 
     hub.publish(inbox_key(account_id), sequence)
+
+
+def _wake_chat_streams(*, game_id: uuid.UUID, sequence: int, **_: Any) -> None:
+    """This process's streams of the game hear of its chat's new message at once."""
+    from games.live.fanout import hub
+
+    hub.publish_chat(game_id, sequence)

@@ -187,3 +187,21 @@ class ChatMessage(models.Model):
         if not self._state.adding:
             raise AppendOnlyError("chat messages cannot be updated")
         super().save(**{**kwargs, "force_insert": True})
+
+
+class ChatMute(models.Model):
+    """A room a seat of a game chose not to read (nor write in): kept by the service, so the
+    mute follows the player across devices. It belongs to the seat, not to whoever holds it."""
+
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="chat_mutes", db_index=False
+    )
+    seat = models.PositiveSmallIntegerField()
+    room = models.CharField(max_length=16, choices=Room.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seat", "room"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat", "room"], name="unique_chat_mute")
+        ]

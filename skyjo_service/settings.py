@@ -330,6 +330,15 @@ SEEK_SMALLEST_AFTER_SECONDS = env_int("SEEK_SMALLEST_AFTER_SECONDS", 20)
 #: the empty seats, so that a person alone still plays.
 PLAY_NOW_BOTS_AFTER_SECONDS = env_int("PLAY_NOW_BOTS_AFTER_SECONDS", 20)
 
+# Each game's chat (play.chat): its own log, never the game's.
+#: Messages one sender (a seat, or a spectator's account) may write in one game within
+#: SKYJO_CHAT_BURST_SECONDS; one more is refused with 429 `throttled` and `Retry-After`.
+SKYJO_CHAT_BURST = env_int("SKYJO_CHAT_BURST", 5)
+SKYJO_CHAT_BURST_SECONDS = env_float("SKYJO_CHAT_BURST_SECONDS", 10.0)
+#: Messages one sender may write in one game in all: one more is refused with 429
+#: `chat_limit_reached` (it never passes: a game's chat is no forum).
+SKYJO_CHAT_MAX_PER_GAME = env_int("SKYJO_CHAT_MAX_PER_GAME", 200)
+
 # Accounts (accounts): people's passwords are Django's, hashed with Argon2 first.
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
@@ -490,6 +499,7 @@ SPECTACULAR_SETTINGS = {
         "ChallengeStatus": "games.api.shapes.CHALLENGE_STATUSES",
         "InvitationAnswer": "games.api.shapes.INVITATION_ANSWERS",
         "DeclineReason": "games.api.shapes.DECLINE_REASONS",
+        "ChatRoom": "games.api.views.chat.CHAT_ROOMS",
         # The `type` of each event's schema (games.api.event_shapes): an enum of one value.
         **{f"{name}EventType": [name] for name in EVENT_TYPES},
     },
@@ -524,6 +534,11 @@ SPECTACULAR_SETTINGS = {
             "name": "seeks",
             "description": "Quick play: seek a game of a few seats; the matcher seats you "
             "with other seekers (and bots, if you wish) as soon as it can.",
+        },
+        {
+            "name": "chat",
+            "description": "Each game's chat: the players' room and the spectators' room, a "
+            "log of its own beside the game's.",
         },
     ],
     "SWAGGER_UI_DIST": "SIDECAR",

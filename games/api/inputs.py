@@ -29,6 +29,7 @@ from engine.options import (
 from games.api.closed import ClosedShape
 from games.core import ACCOUNT_GAME_STATUSES, bots
 from games.core.names import MAX_NAME_LENGTH, NAME_PATTERN, is_valid_name, normalized_name
+from games.live.chat_stream import Cursor, parse_cursor
 from games.models import Status
 from play import DEFAULT_EXPIRES_IN, MAX_EXPIRES_IN, MIN_EXPIRES_IN
 from play.models import ChallengeStatus, DeclineReason
@@ -283,6 +284,31 @@ class EventsQuerySerializer(serializers.Serializer):
 
 class StreamQuerySerializer(serializers.Serializer):
     after = QueryIntegerField(min_value=0, max_value=2**31 - 1, required=False)
+
+
+class StreamCursorField(serializers.CharField):
+    """A game stream's place in the query string: a frame's id, `17` or `17:3` (an event's
+    sequence, and the chat's: `games.live.chat_stream`); present but empty is refused."""
+
+    default_error_messages = {
+        "invalid": "Expected a frame's id: a whole number, or two joined by a colon (12:3), "
+        "each from 0 to 2147483647."
+    }
+
+    def get_value(self, dictionary: Any) -> Any:
+        if self.field_name in dictionary and dictionary[self.field_name] == "":
+            return ""
+        return super().get_value(dictionary)
+
+    def to_internal_value(self, data: Any) -> Cursor:
+        cursor = parse_cursor(data) if isinstance(data, str) and data == data.strip() else None
+        if cursor is None:
+            raise serializers.ValidationError(self.error_messages["invalid"], code="invalid")
+        return cursor
+
+
+class GameStreamQuerySerializer(serializers.Serializer):
+    after = StreamCursorField(required=False)
 
 
 class EmptySerializer(StrictSerializer):

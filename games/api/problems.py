@@ -209,7 +209,9 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
     "throttled": ProblemType(
         429,
         "Too many requests",
-        "The client sent more requests than its rate limit allows; the request was not processed.",
+        "The client sent more requests than its rate limit allows; the request was not processed. "
+        "A game's chat also counts each sender's messages in that game "
+        "(`SKYJO_CHAT_BURST` in any `SKYJO_CHAT_BURST_SECONDS`).",
         "Wait the number of seconds in the `Retry-After` header (also `retry_after` in the "
         "body), then send the request again.",
     ),
@@ -384,6 +386,29 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         "The matcher has seated you: the seek is your seat in its game, and cannot be withdrawn.",
         "Read the seek for its `game` and `seat`, and play; to give the seat up, leave the "
         "game (`POST /api/v1/games/{id}/players/{seat}/leave`: a bot plays it once started).",
+    ),
+    "chat_room_forbidden": ProblemType(
+        403,
+        "Not your chat room",
+        "The players' room of a game is its seats': only they write there, and only they read "
+        "it until the game is over (finished or canceled; then everyone does). Only a seat "
+        "mutes a room, for itself.",
+        "Read and write in the spectators' room (`room=spectators`), or take a seat; read the "
+        "players' room once the game is over.",
+    ),
+    "room_muted": ProblemType(
+        409,
+        "You muted this room",
+        "Your seat muted this room: it does not read it, so it may not write there either "
+        "(`room` names it).",
+        "Unmute it (`DELETE /api/v1/games/{id}/chat/mutes/{room}`), then write again.",
+    ),
+    "chat_limit_reached": ProblemType(
+        429,
+        "Enough said in this game",
+        "You wrote as many messages in this game's chat as one sender may "
+        "(`SKYJO_CHAT_MAX_PER_GAME`, 200 by default). It does not pass with time.",
+        "Say the rest in another game; read the chat as before.",
     ),
     "server_error": ProblemType(
         500,
@@ -587,11 +612,13 @@ _HEADERS: dict[str, dict[str, str]] = {
 
 
 def service_problem(error: Refusal) -> Response:
-    """A service's refusal as its problem: the status from the problem table, its fields."""
+    """A service's refusal as its problem: the status from the problem table, its fields
+    (with `retry_after`, a chat's limit, its `Retry-After` too)."""
     status = PROBLEM_TYPES[error.code].status
-    return problem_response(
-        status, error.code, error.detail, _HEADERS.get(error.code), **error.extra
-    )
+    headers = _HEADERS.get(error.code)
+    if "retry_after" in error.extra:
+        headers = {**(headers or {}), "Retry-After": str(error.extra["retry_after"])}
+    return problem_response(status, error.code, error.detail, headers, **error.extra)
 
 
 def _json_problem(status: int, code: str, detail: str) -> JsonResponse:

@@ -309,7 +309,7 @@ class EventFeedSerializer(serializers.Serializer):
 
 
 #: The stream's frames that are no event of the log (they carry no `id`).
-STREAM_FRAME_KINDS = ("view", "skipped")
+STREAM_FRAME_KINDS = ("view", "skipped", "chat")
 #: What a stream frame's `event` may name (the `StreamFrameKind` enum of the schema).
 STREAM_FRAME_EVENTS = [*EVENT_TYPES, *STREAM_FRAME_KINDS]
 
@@ -320,15 +320,17 @@ class StreamFrameSerializer(serializers.Serializer):
 
     id = serializers.CharField(
         required=False,
-        help_text="An event's sequence (send the last one back as `Last-Event-ID`); absent on "
-        "`view` and `skipped` frames.",
+        help_text="The stream's place: an event's sequence, or `<sequence>:<chat sequence>` once "
+        "the stream has passed a chat message (send the last one back as `Last-Event-ID`); "
+        "absent on `view` and `skipped` frames.",
     )
     event = serializers.ChoiceField(
         choices=STREAM_FRAME_EVENTS,
         help_text="An event's type (its `data`: the event as `/events` shows it), `view` (its "
-        "`data`: the viewer's view, as `GET /games/{id}`), or `skipped` (its `data`: "
+        "`data`: the viewer's view, as `GET /games/{id}`), `skipped` (its `data`: "
         '`{"first", "last", "events"}`, the events left out of a catch-up and where '
-        "`/events` pages them).",
+        "`/events` pages them), or `chat` (its `data`: a chat message as `GET "
+        "/games/{id}/chat` lists it).",
     )
     data = serializers.CharField(help_text="One line of JSON, as `event` says.")
     retry = serializers.IntegerField(

@@ -1,9 +1,10 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from games.api.views import (
     account_live,
     accounts,
     challenges,
+    chat,
     history,
     live,
     lobby,
@@ -11,6 +12,21 @@ from games.api.views import (
     seeks,
     turns,
 )
+
+
+class RoomConverter:
+    """A chat room's name in a path (another word is no path: 404 `not_found`)."""
+
+    regex = "players|spectators"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(RoomConverter, "room")
 
 urlpatterns = [
     path("rules", meta.RulesView.as_view(), name="rules"),
@@ -47,6 +63,12 @@ urlpatterns = [
     path("games/<str:game_id>", lobby.GameDetailView.as_view(), name="game"),
     path("games/<str:game_id>/events", history.EventFeedView.as_view(), name="events"),
     path("games/<str:game_id>/stream", live.StreamView.as_view(), name="stream"),
+    path("games/<str:game_id>/chat", chat.ChatView.as_view(), name="chat"),
+    path(
+        "games/<str:game_id>/chat/mutes/<room:room>",
+        chat.ChatMuteView.as_view(),
+        name="chat-mute",
+    ),
     path("games/<str:game_id>/history", history.HistoryView.as_view(), name="history"),
     path("games/<str:game_id>/players", lobby.JoinView.as_view(), name="join"),
     path(

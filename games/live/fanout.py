@@ -7,7 +7,9 @@ connection per process) and from a poll of the watched games' versions: SQLite's
 processes, and on PostgreSQL a slower safety net, so a lost notification only delays an event.
 An account's inbox is watched the same way, under the key `inbox_key(account_id)`: its
 version is the inbox's last sequence (`accounts.inbox.last_sequences`), its notifications come on
-`accounts.inbox.INBOX_CHANNEL` (the same listening connection).
+`accounts.inbox.INBOX_CHANNEL` (the same listening connection). A watched game's chat (`play`)
+is known beside its version, as the number of its last message: a new message wakes the
+game's waiters too, learnt the same three ways (`chat_written`, `play.CHAT_CHANNEL`, the poll).
 
 What a viewer is sent is read by the hub's reader threads, once per game, version and viewer
 kind in this process, and shared by every stream that waits for it: a thousand spectators of
@@ -38,6 +40,7 @@ import psycopg
 from django.conf import settings
 from django.db import close_old_connections, connections
 
+import play
 from accounts.inbox import INBOX_CHANNEL, last_sequences
 from games import store
 from games.core.errors import TooManyStreams, TooManyStreamsFromAddress
@@ -71,6 +74,7 @@ class _Watched:
     changed: threading.Condition
     version: int = 0
     watchers: int = 0
+    chat: int = 0  # a game's: the number of its chat's last message
 
 
 class Place:
@@ -171,6 +175,32 @@ class Hub:
             )
             return watched.version
 
+    def publish_chat(self, game_id: uuid.UUID, sequence: int) -> None:
+        """The game's chat now has message `sequence` at least: wake its waiters if news."""
+        with self._lock:
+            watched = self._games.get(game_id)
+            if watched is None or sequence <= watched.chat:
+                return
+            watched.chat = sequence
+            watched.changed.notify_all()
+
+    def wait_for_news(self, game_id: uuid.UUID, version: int, chat: int, timeout: float) -> bool:
+        """`wait_beyond` for a game's stream, which also carries its chat: whether the game
+        moved past `version` or its chat past message `chat` within `timeout` seconds."""
+        with gate.TURNS.stepped_out(), self._lock:
+            watched = self._games[game_id]
+
+            def news() -> bool:
+                return watched.version > version or watched.chat > chat
+
+            watched.changed.wait_for(lambda: news() or self.draining.is_set(), timeout)
+            return news()
+
+    def known_chat(self, game_id: uuid.UUID) -> int:
+        with self._lock:
+            watched = self._games.get(game_id)
+            return 0 if watched is None else watched.chat
+
     def known_version(self, game_id: WatchKey) -> int:
         with self._lock:
             watched = self._games.get(game_id)
@@ -252,6 +282,8 @@ class Hub:
         if games:
             for game_id, version in Game.objects.filter(pk__in=games).values_list("pk", "version"):
                 self.publish(game_id, version)
+            for game_id, sequence in play.last_sequences(games).items():
+                self.publish_chat(game_id, sequence)
         inboxes = [key[1] for key in keys if isinstance(key, tuple)]
         for account_id, version in last_sequences(inboxes).items():
             self.publish(inbox_key(account_id), version)
@@ -271,14 +303,19 @@ class Hub:
         async with await psycopg.AsyncConnection.connect(**params, autocommit=True) as conn:
             await conn.execute(f"LISTEN {store.NOTIFY_CHANNEL}")
             await conn.execute(f"LISTEN {INBOX_CHANNEL}")
+            await conn.execute(f"LISTEN {play.CHAT_CHANNEL}")
             while not self._stopping.is_set():  # a look at `stop` every second
                 async for notice in conn.notifies(timeout=1.0):
                     self._heard(notice.payload, notice.channel)
 
     def _heard(self, payload: str, channel: str = store.NOTIFY_CHANNEL) -> None:
-        """A game's `<id> <version>`, or on `INBOX_CHANNEL` an inbox's `<account> <sequence>`."""
+        """A game's `<id> <version>`, on `INBOX_CHANNEL` an inbox's `<account> <sequence>`, on
+        `play.CHAT_CHANNEL` a game's chat's `<id> <sequence>`."""
         watched, _, version = payload.partition(" ")
         try:
+            if channel == play.CHAT_CHANNEL:
+                self.publish_chat(uuid.UUID(watched), int(version))
+                return
             key = inbox_key(int(watched)) if channel == INBOX_CHANNEL else uuid.UUID(watched)
             self.publish(key, int(version))
         except ValueError:

@@ -9,10 +9,10 @@ from games.core.resources import render_json
 EVENT_STREAM = "text/event-stream"
 
 
-def frame(event: str, data: Any, event_id: int | None = None) -> bytes:
+def frame(event: str, data: Any, event_id: int | str | None = None) -> bytes:
     """One event: its `id:` (what a reconnecting client sends back as `Last-Event-ID`), its
     `event:` type and its `data:` as one line of JSON."""
-    head = b"" if event_id is None else b"id: %d\n" % event_id
+    head = b"" if event_id is None else b"id: %s\n" % str(event_id).encode()
     return head + b"event: " + event.encode() + b"\ndata: " + render_json(data) + b"\n\n"
 
 

@@ -1,5 +1,6 @@
 """A viewer's live stream of a game: the log's events as `/events` shows them to that viewer,
-each followed by the viewer's new view, as Server-Sent Events frames.
+each followed by the viewer's new view, and the game's chat in the rooms the viewer may read
+(`chat_stream`), as Server-Sent Events frames.
 
 The log is read through the hub (`games.live`) once per game and version in this process, and
 the frames rendered once per viewer kind: every stream of that kind writes the same bytes.
@@ -19,6 +20,7 @@ from engine.state import GameState
 from games import core
 from games.core import SeatBinding
 from games.core.resources import event_feed, game_data
+from games.live.chat_stream import Cursor, chat_batch
 from games.live.fanout import hub
 from games.live.inbox_streams import CREDENTIAL_EVERY_SECONDS, still_valid
 from games.live.sse import comment, frame, retry
@@ -71,52 +73,57 @@ def read_log(game_id: uuid.UUID, after: int) -> LogRead:
     return LogRead(game, stored, core.game_state(game))
 
 
-def batch_for(read: LogRead, viewer: int | None, after: int) -> Batch:
+def batch_for(read: LogRead, viewer: int | None, after: int, chat: int = 0) -> Batch:
     """The events of `read` as `viewer` may see them (a finished game hides nothing, as on
-    `/events`), then the viewer's view (`GET /games/{id}`'s body)."""
+    `/events`), then the viewer's view (`GET /games/{id}`'s body); each event's id says the
+    stream's place in the chat too (`chat`, the last message looked at)."""
     game = read.game
     feed = event_feed(game, read.stored, viewer)["events"]
     view = game_data(game, read.state, viewer)
     hub.publish(game.id, game.version)
-    chunks = [frame(item["type"], item, item["sequence"]) for item in feed]
+    chunks = [frame(item["type"], item, Cursor(item["sequence"], chat).frame_id) for item in feed]
     chunks.append(frame("view", view))
     upto = max(after, game.version)
     return Batch(len(feed), upto, b"".join(chunks), game.ended)
 
 
-def shared_batch(game_id: uuid.UUID, viewer: int | None, after: int) -> Batch:
+def shared_batch(game_id: uuid.UUID, viewer: int | None, after: int, chat: int = 0) -> Batch:
     """What `viewer` is sent after sequence `after`: the log read once for every viewer at
     the same point (a move costs one read per process, not one per viewer kind:
-    `bench_stream`), and the batch rendered once for every stream of this viewer kind. Two
-    shared reads in turn, never one inside the other (the reader threads could all be waiting
-    for a read queued behind them)."""
+    `bench_stream`), and the batch rendered once for every stream of this viewer kind (and
+    place in the chat). Two shared reads in turn, never one inside the other (the reader
+    threads could all be waiting for a read queued behind them)."""
     version = hub.known_version(game_id)
     read = hub.shared_read((game_id, after, version), lambda: read_log(game_id, after))
-    key = (game_id, viewer, after, version)
-    return hub.shared_read(key, lambda: batch_for(read, viewer, after))
+    key = (game_id, viewer, after, version, chat)
+    return hub.shared_read(key, lambda: batch_for(read, viewer, after, chat))
 
 
-def stream(game: Game, viewer: Viewer, after: int) -> Iterator[bytes]:
+def stream(game: Game, viewer: Viewer, after: Cursor) -> Iterator[bytes]:
     """The stream's bytes: `retry:`, then a batch (always with a view first, so a client
-    knows at once whether it is to act), then a batch after every move, a comment when idle;
-    it ends after the game's last event, after `LIVE_STREAM_SECONDS`, when the process drains
-    (the client reconnects with `Last-Event-ID`), or before a batch once the viewer's seat is
-    no longer held as it was (`still_held`). It starts at most `LIVE_STREAM_BACKLOG` events
-    before the game's version, with a `skipped` frame naming what it left out."""
+    knows at once whether it is to act), then a batch after every move and the chat's
+    messages as they come (`chat_stream`), a comment when idle; it ends after the game's last
+    event, after `LIVE_STREAM_SECONDS`, when the process drains (the client reconnects with
+    `Last-Event-ID`), or before a batch once the viewer's seat is no longer held as it was
+    (`still_held`). It starts at most `LIVE_STREAM_BACKLOG` events before the game's version,
+    with a `skipped` frame naming what it left out."""
     with hub.watching(game.id, game.version):
         yield retry(settings.LIVE_RETRY_MS)
-        cursor = backlog_start(game.version, after)
-        if cursor > after:
-            yield skipped_frame(game.id, after, cursor)
+        cursor = Cursor(backlog_start(game.version, after.events), after.chat)
+        if cursor.events > after.events:
+            yield skipped_frame(game.id, after.events, cursor.events)
         deadline = time.monotonic() + settings.LIVE_STREAM_SECONDS
         first = True
         while True:
-            batch = shared_batch(game.id, viewer.seat, cursor)
+            batch = shared_batch(game.id, viewer.seat, cursor.events, cursor.chat)
             if not still_held(game.id, viewer, batch.upto):
                 return
             if batch.events or first:
                 yield batch.frames
-            cursor, first = batch.upto, False
+            talk = chat_batch(game.id, viewer.seat, batch.finished, Cursor(batch.upto, cursor.chat))
+            if talk.frames:
+                yield talk.frames
+            cursor, first = Cursor(batch.upto, talk.upto), False
             if batch.finished or not (yield from _waited(game.id, viewer, cursor, deadline)):
                 return
 
@@ -151,11 +158,11 @@ def still_held(game_id: uuid.UUID, viewer: Viewer, version: int) -> bool:
 
 
 def _waited(
-    game_id: uuid.UUID, viewer: Viewer, cursor: int, deadline: float
+    game_id: uuid.UUID, viewer: Viewer, cursor: Cursor, deadline: float
 ) -> Generator[bytes, None, bool]:
-    """Wait for a move past `cursor`, a comment every `LIVE_HEARTBEAT_SECONDS` meanwhile;
-    False when the stream's time is up, the process drains or (an account's token) the
-    token is revoked, looked at every `CREDENTIAL_EVERY_SECONDS`."""
+    """Wait for a move or a message past `cursor`, a comment every `LIVE_HEARTBEAT_SECONDS`
+    meanwhile; False when the stream's time is up, the process drains or (an account's token)
+    the token is revoked, looked at every `CREDENTIAL_EVERY_SECONDS`."""
     heartbeat = settings.LIVE_HEARTBEAT_SECONDS
     while True:
         remaining = deadline - time.monotonic()
@@ -167,6 +174,6 @@ def _waited(
             wait = min(heartbeat, CREDENTIAL_EVERY_SECONDS, remaining)
         else:
             return False
-        if hub.wait_beyond(game_id, cursor, wait) > cursor:
+        if hub.wait_for_news(game_id, cursor.events, cursor.chat, wait):
             return True
         yield comment("keep-alive")

@@ -5,7 +5,7 @@ person's seek at `/seeks/{id}`), and the accounts' pages (`/signup`, `/login`, `
 
 from django.urls import path
 
-from games.web import accounts, challenges, quick_play, views
+from games.web import accounts, challenges, chat, quick_play, views
 
 app_name = "web"
 
@@ -27,6 +27,9 @@ urlpatterns = [
     path("challenges/<str:challenge_id>/accept", challenges.accept, name="challenge-accept"),
     path("challenges/<str:challenge_id>/decline", challenges.decline, name="challenge-decline"),
     path("challenges/<str:challenge_id>/cancel", challenges.cancel, name="challenge-cancel"),
+    path("games/<str:game_id>/chat", chat.chat_poll, name="chat-poll"),
+    path("games/<str:game_id>/chat/send", chat.chat_send, name="chat-send"),
+    path("games/<str:game_id>/chat/mute", chat.chat_mute, name="chat-mute"),
     path("signup", accounts.signup, name="signup"),
     path("login", accounts.LoginPage.as_view(), name="login"),
     path("logout", accounts.LogoutPage.as_view(), name="logout"),

@@ -35,6 +35,7 @@ from games.core.tokens import Credential, SeatCredential
 from games.models import Game, Status
 from games.web import quick_play
 from games.web.challenges import challenges_context, create_challenge, may_challenge
+from games.web.chat_panel import chat_context
 from games.web.forms import CreateGameForm, JoinForm, parse_move
 from games.web.limits import rate_limited
 from games.web.seats import (
@@ -306,7 +307,14 @@ def table(request: HttpRequest, game_id: str) -> HttpResponse:
     data = _view_data(seen)
     context = _table_context(seen, data)
     context["leave"] = _leave_words(seen) if not _played_by_bot(seen, data) else ""
+    context["chat"] = chat_context(seen.game, seen.seat, chat_credential(request, seen))
     return render(request, "games/table.html", context)
+
+
+def chat_credential(request: HttpRequest, seen: Viewer) -> Credential | None:
+    """Who the page is in the game's chat: its seat's credential, else a logged-in person's
+    account (a spectator who may write in the spectators' room), else None (a guest)."""
+    return seen.credential or person_credential(request)
 
 
 def _played_by_bot(seen: Viewer, data: dict[str, Any]) -> bool:

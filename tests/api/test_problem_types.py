@@ -106,7 +106,7 @@ def _operations() -> list[tuple[str, str, dict[str, Any]]]:
 def _concrete(path: str, game_id: str) -> str:
     concrete = path.replace("{game_id}", game_id).replace("{seat}", "0")
     concrete = concrete.replace("{token_id}", "1").replace("{handle}", "greedy")
-    return concrete.replace("{code}", "throttled")
+    return concrete.replace("{code}", "throttled").replace("{room}", "players")
 
 
 def test_another_method_is_a_documented_405_problem_with_allow(api: APIClient) -> None:

@@ -13,14 +13,16 @@ from rest_framework.views import APIView
 
 from accounts.credentials import AccountCredential
 from games import core
-from games.api.headers import last_event_id, seat_credential
-from games.api.inputs import StreamQuerySerializer
+from games.api.headers import seat_credential
+from games.api.inputs import GameStreamQuerySerializer
 from games.api.renderers import EventStreamRenderer, JSONRenderer
-from games.api.schema import AFTER, GAME_ID, RETRY_AFTER, SEAT_OR_SPECTATOR, problems
+from games.api.schema import GAME_ID, RETRY_AFTER, SEAT_OR_SPECTATOR, problems
 from games.api.shapes import StreamFrameSerializer
 from games.api.views.common import client_address
+from games.core.errors import InvalidRequest
 from games.core.tokens import Credential
 from games.live import streams
+from games.live.chat_stream import CURSOR_PATTERN, Cursor, parse_cursor
 from games.live.fanout import STREAM, Place, hub, release_connections
 from games.live.sending import bound_sends
 from games.live.sse import EVENT_STREAM
@@ -33,6 +35,21 @@ shows it to this viewer (same redaction, same JSON; a finished game hides nothin
     id: <sequence>
     event: <type, e.g. CardDrawn>
     data: {"sequence": ..., "type": ..., "at": ..., "data": {...}}
+
+**The chat.** Each message of the game's chat (`GET /api/v1/games/{id}/chat`) in a room the \
+viewer may read comes as a `chat` frame, in order, its data the message as that list shows \
+it: the players' room to the seats (to everyone once the game is over), the spectators' room \
+to everyone, less the rooms a seat muted. Once the stream has passed a message, its frames' \
+ids carry two numbers, the event's and the chat's, `<sequence>:<chat sequence>`:
+
+    id: 17:3
+    event: chat
+    data: {"sequence": 3, "room": "players", "name": "Ada", "account": "ada", "text": ..., \
+"at": ...}
+
+A game without chat streams as before, its ids plain sequences. An id is the stream's place: \
+send the last one back as it came (`Last-Event-ID`, or `after`), and neither an event nor a \
+message is missed or repeated; a plain number resumes after that event with no message seen.
 
 After the events of each move, and once first of all, a `view` frame (no `id`) carries the \
 viewer's view, the body of `GET /api/v1/games/{id}`: play from its `legal_actions`. The \
@@ -72,6 +89,21 @@ LAST_EVENT_ID = OpenApiParameter(
     description="The `id` of the last frame received: the stream resumes after it (an "
     "EventSource sends it by itself when it reconnects). Wins over `after`.",
 )
+#: A game stream's place: its frames' ids, `17` or `17:3` (the event's and the chat's).
+STREAM_LAST_EVENT_ID = OpenApiParameter(
+    "Last-Event-ID",
+    {"type": "string", "pattern": CURSOR_PATTERN},
+    OpenApiParameter.HEADER,
+    description="The `id` of the last frame received, as it came (`17`, or `17:3` once the "
+    "stream has passed a chat message): the stream resumes after it (an EventSource sends it "
+    "by itself when it reconnects). Wins over `after`.",
+)
+STREAM_AFTER = OpenApiParameter(
+    "after",
+    {"type": "string", "pattern": CURSOR_PATTERN},
+    description="Where to start: after this event's sequence (default 0), or after a frame's "
+    "`id` (`17:3`: after event 17 and chat message 3).",
+)
 
 
 class StreamView(APIView):
@@ -89,8 +121,8 @@ class StreamView(APIView):
         auth=SEAT_OR_SPECTATOR,
         parameters=[
             GAME_ID,
-            AFTER,
-            LAST_EVENT_ID,
+            STREAM_AFTER,
+            STREAM_LAST_EVENT_ID,
             RETRY_AFTER,
         ],
         responses={
@@ -147,9 +179,28 @@ class Holding:
             self._place.release()
 
 
-def _start(request: Request) -> int:
-    """Where the stream starts: after `Last-Event-ID`, else `?after=`, else 0."""
-    query = StreamQuerySerializer(data=request.query_params)
+def _start(request: Request) -> Cursor:
+    """Where the stream starts: after `Last-Event-ID`, else `?after=`, else the start."""
+    query = GameStreamQuerySerializer(data=request.query_params)
     query.is_valid(raise_exception=True)
-    resumed = last_event_id(request)
-    return resumed if resumed is not None else query.validated_data.get("after", 0)
+    resumed = _last_frame(request)
+    started: Cursor = query.validated_data.get("after", Cursor())
+    return resumed if resumed is not None else started
+
+
+def _last_frame(request: Request) -> Cursor | None:
+    """The id of the frame a reconnecting client last received (`Last-Event-ID`), if any."""
+    raw = request.headers.get("Last-Event-ID")
+    if raw is None or not raw.strip(" \t"):
+        return None
+    cursor = parse_cursor(raw.strip(" \t"))
+    if cursor is None:
+        raise InvalidRequest(
+            "Last-Event-ID takes the id of the last frame received, e.g. 12 or 12:3.",
+            errors={
+                "Last-Event-ID": [
+                    "Expected a whole number from 0 to 2147483647, or two joined by a colon (12:3)."
+                ]
+            },
+        )
+    return cursor

@@ -148,6 +148,28 @@
     current.insertBefore(notice, current.firstChild);
   });
 
+  // The table's chat: after a message is sent (the panel swapped in), the writer's cursor is
+  // back in the room's text field; each room's log shows its newest message.
+  var chatRoom = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    if (!form || !form.classList || !form.classList.contains("chat-form")) return;
+    var room = form.querySelector("input[name=room]");
+    chatRoom = room ? room.value : null;
+  });
+  function showNewest() {
+    var logs = document.querySelectorAll(".chat-log");
+    for (var i = 0; i < logs.length; i++) logs[i].scrollTop = logs[i].scrollHeight;
+  }
+  document.addEventListener("DOMContentLoaded", showNewest);
+  document.addEventListener("htmx:oobAfterSwap", showNewest);
+  document.addEventListener("htmx:afterSettle", function () {
+    showNewest();
+    var field = chatRoom && document.getElementById("chat-text-" + chatRoom);
+    chatRoom = null;
+    if (field) field.focus();
+  });
+
   // The account page's new token: its Copy button puts it on the clipboard (the token is on
   // the page to select by hand too, where the clipboard is not available).
   document.addEventListener("click", function (event) {
