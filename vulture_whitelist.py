@@ -8,7 +8,10 @@ dotted path, and fields only ever read by reflection. (Vulture parses it; it is 
 
 # ruff: noqa: B018
 
+import play
 from accounts import apps as accounts_apps
+from accounts import services as account_services
+from engine import state as engine_state
 from engine.state import GameState, Grid
 from engine.view import LastAction
 from games import apps
@@ -38,6 +41,8 @@ from games.web import accounts as web_accounts
 from games.web.account_forms import LoginForm, SignupForm
 from games.web.forms import CreateGameForm
 from loadtest import apps as loadtest_apps
+from play import apps as play_apps
+from play import models as play_models
 from skyjo_service.env import env_bool, env_float, env_int, env_list
 
 # Named in skyjo_service/settings.py (INSTALLED_APPS, MIDDLEWARE, REST_FRAMEWORK,
@@ -45,6 +50,7 @@ from skyjo_service.env import env_bool, env_float, env_int, env_list
 apps.GamesConfig
 accounts_apps.AccountsConfig
 loadtest_apps.LoadtestConfig
+play_apps.PlayConfig
 middleware.RequestBodyLimitMiddleware
 authentication.SeatTokenAuthentication
 renderers.JSONRenderer
@@ -98,3 +104,22 @@ CreateGameForm.seat_fields
 web_accounts.login_handle, web_accounts.locked_out
 web_accounts.LoginPage.authentication_form, web_accounts.LoginPage.redirect_authenticated_user
 SignupForm.password_again, SignupForm.clean_handle, LoginForm.clean_username
+
+# The play app's door: a module `__getattr__` (PEP 562), which Python calls by its name.
+play.__getattr__
+
+# Issue 23's foundation, for its parts built beside the rematch (challenges, seeks, chat): the
+# play app's models and their vocabularies, the service acting for an account, the ended
+# phases. Their own modules use them; until those are merged, this says so.
+account_services.acting_for
+engine_state.OVER
+play_models.ChallengeStatus.ACCEPTED, play_models.Challenge.challenger
+play_models.Answer.ACCEPTED, play_models.Invitation, play_models.Invitation.challenge
+play_models.DeclineReason.GENERIC, play_models.DeclineReason.LATER
+play_models.DeclineReason.TOO_FAST, play_models.DeclineReason.TOO_SLOW
+play_models.DeclineReason.RATED, play_models.DeclineReason.CASUAL
+play_models.DeclineReason.NO_BOT, play_models.DeclineReason.ONLY_BOT
+play_models.SeekStatus.MATCHED, play_models.Seek, play_models.Seek.seats_min
+play_models.Seek.seats_max, play_models.Seek.rated, play_models.Seek.bots_after
+play_models.Seek.seen_at, play_models.Room.SPECTATORS, play_models.ChatMessage
+play_models.ChatMessage.room

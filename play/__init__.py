@@ -6,3 +6,27 @@ cancel games, and below the push and HTTP rooms (`games.live`, `games.api`, `gam
 which call its door here. It never imports the store, DRF or drf-spectacular (the import
 contracts in pyproject.toml).
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from play.rematch import Rematched, rematch
+
+#: The door's names and their modules. Imported when first asked for: Django imports this
+#: package while it loads the apps, before any model may be imported.
+_DOOR = {
+    "Rematched": "play.rematch",
+    "rematch": "play.rematch",
+}
+
+__all__ = ["Rematched", "rematch"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _DOOR.get(name)
+    if module is None:
+        raise AttributeError(f"module 'play' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

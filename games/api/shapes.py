@@ -195,7 +195,39 @@ SEEDED_HELP = (
 )
 
 
-class GameSerializer(serializers.Serializer):
+class RematchLinkSerializer(serializers.Serializer):
+    game = serializers.UUIDField(help_text="The rematch's id.")
+
+
+LISTED_HELP = (
+    "Whether lobbies list the game (`GET /api/v1/games`, the lobby page); `false`: a private "
+    "game, listed only for its players, whose link is the invitation."
+)
+RESERVED_HELP = (
+    "The handles of the accounts a seat is still kept for (a reservation, a challenge, a "
+    "rematch), while the game waits: anyone else gets 409 `seat_reserved` once every open "
+    "seat is kept. Empty when none is (a rematch's guests' seats are kept too, unnamed)."
+)
+REMATCH_HELP = (
+    "A finished game's rematch, once one of its players asked for it (`POST "
+    "/api/v1/games/{id}/rematch`); null before, and for a game not finished."
+)
+REMATCH_OF_HELP = (
+    "The id of the game this one is the rematch of (follow it back through that game's "
+    "`rematch_of`: a chain of rematches); null for a game of its own."
+)
+
+
+class GameLinksSerializer(serializers.Serializer):
+    """What every game view and summary says beside the log (`resources.game_links`)."""
+
+    listed = serializers.BooleanField(help_text=LISTED_HELP)
+    reserved = serializers.ListField(child=serializers.CharField(), help_text=RESERVED_HELP)
+    rematch = RematchLinkSerializer(allow_null=True, help_text=REMATCH_HELP)
+    rematch_of = serializers.UUIDField(allow_null=True, help_text=REMATCH_OF_HELP)
+
+
+class GameSerializer(GameLinksSerializer):
     id = serializers.UUIDField()
     seeded = serializers.BooleanField(help_text=SEEDED_HELP)
     created_at = serializers.DateTimeField()
@@ -253,9 +285,15 @@ class GameSerializer(serializers.Serializer):
         "events. Null without a clock, when only bots are to act (they move at once), and in "
         "a replay (`?at=`).",
     )
+    invite_url = serializers.URLField(
+        required=False,
+        help_text="Only in the answer to `POST /api/v1/games`: the game's table page, "
+        "absolute. Send it to the people you want to play with (a private game's only way "
+        "in).",
+    )
 
 
-class GameSummarySerializer(serializers.Serializer):
+class GameSummarySerializer(GameLinksSerializer):
     id = serializers.UUIDField()
     seeded = serializers.BooleanField(help_text=SEEDED_HELP)
     created_at = serializers.DateTimeField()
@@ -303,7 +341,7 @@ class EventFeedSerializer(serializers.Serializer):
 
 
 #: The stream's frames that are no event of the log (they carry no `id`).
-STREAM_FRAME_KINDS = ("view", "skipped")
+STREAM_FRAME_KINDS = ("view", "skipped", "rematch")
 #: What a stream frame's `event` may name (the `StreamFrameKind` enum of the schema).
 STREAM_FRAME_EVENTS = [*EVENT_TYPES, *STREAM_FRAME_KINDS]
 
@@ -315,14 +353,15 @@ class StreamFrameSerializer(serializers.Serializer):
     id = serializers.CharField(
         required=False,
         help_text="An event's sequence (send the last one back as `Last-Event-ID`); absent on "
-        "`view` and `skipped` frames.",
+        "`view`, `skipped` and `rematch` frames.",
     )
     event = serializers.ChoiceField(
         choices=STREAM_FRAME_EVENTS,
         help_text="An event's type (its `data`: the event as `/events` shows it), `view` (its "
         "`data`: the viewer's view, as `GET /games/{id}`), or `skipped` (its `data`: "
         '`{"first", "last", "events"}`, the events left out of a catch-up and where '
-        "`/events` pages them).",
+        '`/events` pages them), or `rematch` (its `data`: `{"game"}`, the finished game\'s '
+        "rematch, sent just before the stream of a finished game that has one closes).",
     )
     data = serializers.CharField(help_text="One line of JSON, as `event` says.")
     retry = serializers.IntegerField(
@@ -331,7 +370,7 @@ class StreamFrameSerializer(serializers.Serializer):
 
 
 #: The types of an account's inbox entries (`games.core.letters`).
-INBOX_ENTRY_TYPES = ["game_started", "your_turn", "game_finished"]
+INBOX_ENTRY_TYPES = ["game_started", "your_turn", "game_finished", "rematch_offered"]
 #: What an account stream frame's `event` may name: an entry's type, or `snapshot`.
 ACCOUNT_FRAME_EVENTS = [*INBOX_ENTRY_TYPES, "snapshot"]
 
@@ -343,7 +382,15 @@ class InboxEntrySerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=INBOX_ENTRY_TYPES)
     at = serializers.DateTimeField(help_text="When it was written (its move's time).")
     game = serializers.UUIDField(help_text="The game it is about.")
-    seat = serializers.IntegerField(help_text="The account's seat in that game.")
+    seat = serializers.IntegerField(
+        required=False,
+        help_text="The account's seat in that game (`game_started`, `your_turn`, `game_finished`).",
+    )
+    next_game = serializers.UUIDField(
+        required=False,
+        help_text="`rematch_offered`: the rematch of `game`, in which a seat is kept for the "
+        "account (`POST /api/v1/games/{game}/rematch` takes it).",
+    )
     version = serializers.IntegerField(
         required=False, help_text="`your_turn`: the game's version when the turn came."
     )
@@ -491,6 +538,19 @@ JOINED = PolymorphicProxySerializer(
     serializers=[JoinedSerializer, AccountJoinedSerializer, BotJoinedSerializer],
     resource_type_field_name=None,
 )
+
+
+class RematchSerializer(serializers.Serializer):
+    """The caller's seat in a finished game's rematch."""
+
+    game = serializers.UUIDField(help_text="The rematch's id: the same for every player.")
+    seat = serializers.IntegerField(help_text="The caller's seat in the rematch.")
+    token = serializers.CharField(
+        required=False,
+        help_text="A guest's bearer token for that seat, when this call seated it: shown this "
+        "once (the old game's token does not act in the rematch). Absent for an account (its "
+        "personal tokens act for its seat) and for a guest seated by an earlier call.",
+    )
 
 
 class BotSerializer(serializers.Serializer):

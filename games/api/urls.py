@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api.views import account_live, accounts, history, live, lobby, meta, turns
+from games.api.views import account_live, accounts, history, live, lobby, meta, rematch, turns
 
 urlpatterns = [
     path("rules", meta.RulesView.as_view(), name="rules"),
@@ -23,6 +23,12 @@ urlpatterns = [
     path("games/<str:game_id>/stream", live.StreamView.as_view(), name="stream"),
     path("games/<str:game_id>/history", history.HistoryView.as_view(), name="history"),
     path("games/<str:game_id>/players", lobby.JoinView.as_view(), name="join"),
+    path("games/<str:game_id>/rematch", rematch.RematchView.as_view(), name="rematch"),
+    path(
+        "games/<str:game_id>/reservations/<str:handle>",
+        lobby.ReservationView.as_view(),
+        name="reservation",
+    ),
     path(
         "games/<str:game_id>/players/<int:seat>/token",
         lobby.RotateTokenView.as_view(),

@@ -12,7 +12,7 @@ from typing import Any
 from accounts.handles import handle_key
 from accounts.models import InboxEntry
 from engine import EMPTY, replay, seats_to_act
-from games.core.letters import letters_of
+from games.core.letters import APPEND_LETTER_TYPES, letters_of
 from games.core.resources import iso_time
 from games.core.states import game_state
 from games.models import ENDED, Game, Seat, Status
@@ -51,8 +51,9 @@ _Compared = tuple[int, str, str]
 
 
 def inbox_mismatch(game: Game) -> str | None:
-    """Why the inbox entries naming `game` are not exactly the letters its log calls for
-    (replayed append by append: an append's events share their time), or None if they are."""
+    """Why the inbox entries its appends wrote naming `game` are not exactly the letters its
+    log calls for (replayed append by append: an append's events share their time), or None
+    if they are."""
     accounts = dict(
         Seat.objects.filter(game=game, account__deleted_at__isnull=True).values_list(
             "account__handle_key", "account_id"
@@ -64,7 +65,9 @@ def inbox_mismatch(game: Game) -> str | None:
     stored = Counter(
         _compared(account_id, kind, payload)
         for account_id, kind, payload in InboxEntry.objects.filter(
-            account_id__in=accounts.values(), payload__game=str(game.id)
+            account_id__in=accounts.values(),
+            payload__game=str(game.id),
+            type__in=APPEND_LETTER_TYPES,
         ).values_list("account_id", "type", "payload")
     )
     missing, extra = expected - stored, stored - expected

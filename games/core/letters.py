@@ -18,6 +18,10 @@ from engine.events import GameEnded, RoundDealt
 from engine.strategies import STRATEGIES
 from games.core.resources import iso_time
 
+#: The types of the letters an append writes (other entries name games too: a rematch
+#: offered is no event of the game's log).
+APPEND_LETTER_TYPES = ("game_started", "your_turn", "game_finished")
+
 
 def letters_of(
     game_id: uuid.UUID,

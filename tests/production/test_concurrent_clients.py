@@ -1,6 +1,6 @@
 """Many clients act on one game at the same moment, from threads of this process and through two
-real server processes sharing the database (PostgreSQL's `test_<name>_<pid>`, or the SQLite test file):
-the log stays gapless and unforked, exactly one of the legal actions racing for a version
+real server processes sharing the database (PostgreSQL's `test_<name>_<pid>`, or the SQLite test
+file): the log stays gapless and unforked, exactly one of the legal actions racing for a version
 succeeds, the others get 412 (with the current version) or 409, retries with one
 Idempotency-Key act once, and racing joins give each seat to exactly one player.
 """
