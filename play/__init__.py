@@ -13,13 +13,13 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from play.rematch import Rematched, rematch
+    from play.rematches import Rematched, rematch
 
 #: The door's names and their modules. Imported when first asked for: Django imports this
 #: package while it loads the apps, before any model may be imported.
 _DOOR = {
-    "Rematched": "play.rematch",
-    "rematch": "play.rematch",
+    "Rematched": "play.rematches",
+    "rematch": "play.rematches",
 }
 
 __all__ = ["Rematched", "rematch"]

@@ -29,9 +29,10 @@ from games.store.log import StoredEvent
 #: Seconds a read of the seats' bindings serves the streams that check against it: a token
 #: rotated in that time may go unseen by a frame sent within it, never longer.
 BINDINGS_FRESH_SECONDS = 1.0
-#: Seconds a look-up of a finished game's rematch serves the streams of it that end: a
-#: rematch asked for meanwhile is told to those reconnecting after it.
-REMATCH_FRESH_SECONDS = 1.0
+#: Seconds a look-up of a finished game's rematch serves the streams of it that end (all of
+#: them at once, at the game's end): a rematch asked for meanwhile is told to the streams
+#: that end (or reconnect) after it.
+REMATCH_FRESH_SECONDS = 0.25
 
 
 @dataclass(frozen=True)
