@@ -13,16 +13,17 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from play.rematches import Rematched, rematch
+    from play.rematches import Rematched, next_game, rematch
 
 #: The door's names and their modules. Imported when first asked for: Django imports this
 #: package while it loads the apps, before any model may be imported.
 _DOOR = {
     "Rematched": "play.rematches",
+    "next_game": "play.rematches",
     "rematch": "play.rematches",
 }
 
-__all__ = ["Rematched", "rematch"]
+__all__ = ["Rematched", "next_game", "rematch"]
 
 
 def __getattr__(name: str) -> Any:

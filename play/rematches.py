@@ -100,6 +100,7 @@ def _the_rematch(old: Game, credential: Credential | None) -> tuple[Game, bool]:
 
 
 def next_game(old: Game) -> Game | None:
+    """The game's rematch, if one of its players asked for it."""
     return Game.objects.filter(rematch_of=old).first()
 
 
