@@ -21,6 +21,11 @@ from .test_pages import create, join
 pytestmark = pytest.mark.django_db
 
 
+#: The Rematch button: it posts the page's rematch form (outside the table, whose forms are
+#: its moves).
+REMATCH_BUTTON = 'form="rematch-form"'
+
+
 def page(client: Client, path: str) -> str:
     answer = client.get(path)
     assert answer.status_code == 200, answer.content
@@ -77,8 +82,8 @@ def test_the_invite_link_goes_once_the_game_starts() -> None:
 def test_rematch_from_the_finished_table() -> None:
     ada, bob, old = finished_pair()
     finished = page(ada, f"/games/{old}")
-    assert "Rematch" in finished and f'action="/games/{old}/rematch"' in finished
-    assert f'action="/games/{old}/rematch"' not in page(Client(), f"/games/{old}")  # a spectator
+    assert REMATCH_BUTTON in finished and f'action="/games/{old}/rematch"' in finished
+    assert REMATCH_BUTTON not in page(Client(), f"/games/{old}")  # a spectator
     answer = rematch(ada, old)
     assert answer.status_code == 302
     new = answer["Location"].rsplit("/", 1)[1]
@@ -88,12 +93,12 @@ def test_rematch_from_the_finished_table() -> None:
 
     seen_by_bob = page(bob, f"/games/{old}")
     assert f'href="/games/{new}"' in seen_by_bob and "Seated in it: Ada." in seen_by_bob
-    assert f'action="/games/{old}/rematch"' in seen_by_bob  # his seat is still to take
+    assert REMATCH_BUTTON in seen_by_bob  # his seat is still to take
     assert rematch(bob, old)["Location"] == f"/games/{new}"
     assert "Bob (you)" in page(bob, f"/games/{new}")
     seen_by_ada = page(ada, f"/games/{old}")
     assert "go to your seat in it" in seen_by_ada and "Seated in it: Ada, Bob." in seen_by_ada
-    assert f'action="/games/{old}/rematch"' not in seen_by_ada  # seated: a link, no button
+    assert REMATCH_BUTTON not in seen_by_ada  # seated: a link, no button
     spectator = page(Client(), f"/games/{old}")
     assert "open the rematch" in spectator and "Seated in it: Ada, Bob." in spectator
 
