@@ -389,7 +389,7 @@ class InboxEntrySerializer(serializers.Serializer):
     next_game = serializers.UUIDField(
         required=False,
         help_text="`rematch_offered`: the rematch of `game`, in which a seat is kept for the "
-        "account (`POST /api/v1/games/{game}/rematch` takes it).",
+        "account unless it had left `game` (`POST /api/v1/games/{game}/rematch` takes it).",
     )
     version = serializers.IntegerField(
         required=False, help_text="`your_turn`: the game's version when the turn came."

@@ -36,12 +36,14 @@ _FRAMES = """\
 One frame per entry of the account's inbox, in order:
 
     id: <sequence>
-    event: <type: game_started, your_turn or game_finished>
+    event: <type: game_started, your_turn, game_finished or rematch_offered>
     data: {"game": ..., "seat": ..., "sequence": ..., "type": ..., "at": ..., ...}
 
 `game_started` `{"game", "seat"}` when round 1 of a game the account sits in is dealt; \
 `your_turn` `{"game", "seat", "version", "turn_deadline"}` when one of its seats comes to act; \
-`game_finished` `{"game", "seat", "totals", "winners"}`. It resumes after `Last-Event-ID` \
+`game_finished` `{"game", "seat", "totals", "winners"}`; `rematch_offered` `{"game", \
+"next_game"}` when another player of a finished game it sat in asked for its rematch (a seat \
+is kept for it in `next_game`, unless it had left the game). It resumes after `Last-Event-ID` \
 (else `after`) exactly: no entry missed or repeated. Without either it starts at the inbox's \
 end with one `snapshot` frame (no `id`): `{"sequence", "games"}`, the inbox's last sequence \
 and the account's unfinished games (`game`, `seat`, `status`, `version`, `seats_to_act`, \

@@ -37,10 +37,10 @@ personal token). The first call, whoever makes it, creates the game's rematch an
 boardgame.io's `playAgain`): a game has one rematch. The rematch has the same seats and \
 options, a new secret seed and the same `listed`; its `rematch_of` names the old game (and \
 the old game's `rematch` names it). The old game's bots (seats joined with `bot`) sit in it at \
-once with their strategies; every other player's seat is kept for them (an account by its \
-account, a guest by its old seat token) for `REMATCH_HOLD_SECONDS` (5 minutes), then opens to \
-anyone. Every account of the old game but the caller gets `rematch_offered` \
-`{"game", "next_game"}` on its account stream.
+once with their strategies; every other player still seated (not one who left the game) has \
+a seat kept for them (an account by its account, a guest by its old seat token) for \
+`REMATCH_HOLD_SECONDS` (5 minutes), which then opens to anyone. Every account of the old \
+game but the caller gets `rematch_offered` `{"game", "next_game"}` on its account stream.
 
 Every call seats its caller in the rematch (the first one too): an account by its account \
 (no token: its personal tokens act for the seat); a guest under its old name, with a new seat \
