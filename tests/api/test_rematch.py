@@ -231,3 +231,15 @@ def test_an_account_s_key_belongs_to_the_account(api: APIClient) -> None:
     other, _ = finished(api, [ada, "Cyd"])
     assert_problem(rematch(api, other, ada, **key), 422, "idempotency_key_reused")
     assert first["seat"] == 0
+
+
+def test_an_account_that_left_the_game_is_no_player_of_it(api: APIClient) -> None:
+    ada = account_token("ada")
+    game_id, credentials = seated_game(api, [ada, "Bob"])
+    assert leave(api, game_id, 0, ada).status_code == 200  # a bot plays Ada's seat now
+    play_to_the_end(api, game_id, [None, credentials[1]])
+    assert_problem(rematch(api, game_id, ada), 403, "not_a_player")
+    new = answered(rematch(api, game_id, credentials[1]), 201)
+    assert get_view(api, new["game"])["reserved"] == []  # no seat kept for who left
+    letters = InboxEntry.objects.filter(account__handle="ada", type="rematch_offered")
+    assert letters.count() == 1  # told all the same: it may take the open seat

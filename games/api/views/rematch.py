@@ -49,11 +49,11 @@ seated already gets its seat again, without a token. A rematch may itself be rem
 chain, followed through `rematch_of`).
 
 Refused with 401 `invalid_token` without a token of one of the game's seats (a spectator, a \
-seat whose player left: its token is gone), 403 `not_a_player` for an account seated in the \
-game nowhere, 409 `game_not_finished` before the game's end and `game_canceled` for a game \
-called off (it never was played), and with the join's answers when no seat is left for the \
-caller: 409 `game_full` (its seat was not taken in time and others filled the rematch), \
-`seat_reserved` (every open seat is kept for others)."""
+seat whose player left: its token is gone), 403 `not_a_player` for an account holding no seat \
+of the game (never seated, or its seat left), 409 `game_not_finished` before the game's end \
+and `game_canceled` for a game called off (it never was played), and with the join's answers \
+when no seat is left for the caller: 409 `game_full` (its seat was not taken in time and \
+others filled the rematch), `seat_reserved` (every open seat is kept for others)."""
 
 
 class RematchView(PerViewerView):
