@@ -98,8 +98,10 @@ GameListQuerySerializer.stale  # read from the validated query by services.liste
 Grid.is_up, Grid.is_gone
 GameState.cards_in_play
 
-# The create form's seat choices, read by the lobby's template.
+# The create form's seat choices, read by the lobby's template; its private game, read from
+# its cleaned data.
 CreateGameForm.seat_fields
+CreateGameForm.private
 
 # The accounts' pages: axes' callables named in settings (AXES_*); Django's form hooks
 # (`clean_<field>`) and auth views' attributes; a form field read by `clean`.

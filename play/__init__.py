@@ -56,6 +56,11 @@ if TYPE_CHECKING:
         unmute_room,
         writer,
     )
+    from play.rematches import (
+        Rematched,
+        next_game,
+        rematch,
+    )
     from play.seeks import (
         SeekRequest,
         create_seek,
@@ -82,14 +87,6 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "decline_challenge",
         "expire_challenge",
     ),
-    "play.seeks": (
-        "SeekRequest",
-        "create_seek",
-        "read_seek",
-        "seek_data",
-        "seen",
-        "withdraw_seek",
-    ),
     "play.chat": (
         "CHAT_CHANNEL",
         "MAX_PAGE",
@@ -113,6 +110,19 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "unmute_room",
         "writer",
     ),
+    "play.rematches": (
+        "Rematched",
+        "next_game",
+        "rematch",
+    ),
+    "play.seeks": (
+        "SeekRequest",
+        "create_seek",
+        "read_seek",
+        "seek_data",
+        "seen",
+        "withdraw_seek",
+    ),
 }
 
 #: Each name of the door and the module that holds it.
@@ -131,6 +141,7 @@ __all__ = [
     "ROOMS",
     "WRITE_SCOPE",
     "ChallengeRequest",
+    "Rematched",
     "SeekRequest",
     "Speaker",
     "accept_challenge",
@@ -149,11 +160,13 @@ __all__ = [
     "messages_after",
     "mute_room",
     "muted_rooms",
+    "next_game",
     "post_message",
     "read_messages",
     "read_seek",
     "readable_rooms",
     "recent_messages",
+    "rematch",
     "seek_data",
     "seen",
     "unmute_room",

@@ -142,3 +142,15 @@ class ChatLimitReached(ServiceError):
 
     def __init__(self, limit: int) -> None:
         super().__init__(f"You wrote {limit} messages in this game's chat, the most one may.")
+
+
+class NotAPlayer(ServiceError):
+    """An account asking for what only a game's players may ask for (its rematch), while it
+    holds no seat of that game."""
+
+    code = "not_a_player"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Only the game's players may ask for its rematch: this account holds no seat of it."
+        )

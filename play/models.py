@@ -205,3 +205,26 @@ class ChatMute(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seat", "room"], name="unique_chat_mute")
         ]
+
+
+class RematchSeat(models.Model):
+    """The seat a guest took in a rematch (`seat` of `game`), by the seat it held in the game
+    before (`previous_seat`): a guest is known only by its old seat token, so a second call
+    with it answers the seat it took rather than seating it again. Accounts need none: their
+    seats name them."""
+
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="rematch_seats", db_index=False
+    )
+    previous_seat = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "previous_seat"], name="unique_rematch_previous_seat"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}, seat {self.previous_seat} before"

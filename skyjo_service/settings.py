@@ -315,6 +315,9 @@ SKYJO_CLOCK_SCALE = env_float("SKYJO_CLOCK_SCALE", 1.0)
 #: out (`?stale=true` shows it), so seats taken by clients that never came back (a join whose
 #: answer was lost, in a game without a clock) do not sit in the lobby for ever.
 LOBBY_STALE_AFTER_SECONDS = env_int("LOBBY_STALE_AFTER_SECONDS", 3600)
+#: Seconds a rematch keeps each player's seat for them (`POST /api/v1/games/{id}/rematch`):
+#: after that a seat none of them took opens to anyone.
+REMATCH_HOLD_SECONDS = env_int("REMATCH_HOLD_SECONDS", 300)
 
 # Quick play (play.seeks, play.matcher): an account's seek, and the matcher (a worker's job and
 # sweep step) that seats compatible seekers together.

@@ -108,8 +108,19 @@ class OptionsSerializer(StrictSerializer):
     )
 
 
+HANDLE_HELP = (
+    "3 to 20 letters, digits, `_` or `-`, starting with a letter; unique whatever its case."
+)
+
+
+@extend_schema_field({"type": "string", "minLength": 3, "maxLength": 20, "pattern": HANDLE_PATTERN})
+class HandleField(StrictCharField):
+    """An account's handle: the schema carries its pattern (accounts.handles)."""
+
+
 class CreateGameSerializer(StrictSerializer):
-    """A new game: its number of seats, rule options and optional seed."""
+    """A new game: its number of seats, rule options and optional seed; whether lobbies list
+    it, and the accounts its seats are kept for."""
 
     seats = StrictIntegerField(
         min_value=MIN_SEATS, max_value=MAX_SEATS, help_text="Number of players (R2)."
@@ -123,6 +134,33 @@ class CreateGameSerializer(StrictSerializer):
         help_text="Derive every shuffle from this seed: the same seed and the same actions "
         "give the same game. Anyone who knows it knows every card; omit it for a secret one.",
     )
+    listed = StrictBooleanField(
+        default=True,
+        help_text="`false`: a private game, left out of `GET /api/v1/games` and the lobby page "
+        "for everyone but its players (and its creator's account); its unguessable id, the "
+        "answer's `invite_url`, is the invitation.",
+    )
+    reserved = serializers.ListField(
+        child=HandleField(max_length=20, trim_whitespace=False),
+        required=False,
+        max_length=MAX_SEATS,
+        help_text="Keep a seat for each of these accounts (handles): anyone else who joins gets "
+        "409 `seat_reserved` while every open seat is kept, until its account takes it, the "
+        "creator frees it (`DELETE /api/v1/games/{id}/reservations/{handle}`) or the game "
+        "starts. Needs the creator's personal token (scope `play`): 401 "
+        "`account_token_required` without; 404 `player_not_found` for a handle of no account; "
+        "400 for more handles than seats, or a built-in bot's (seat it with `bot` instead).",
+    )
+
+    def validate_reserved(self, value: list[str]) -> list[str]:
+        for handle in value:
+            if not is_well_formed(handle):
+                raise serializers.ValidationError(HANDLE_HELP)
+            if handle.lower() in bots.STRATEGY_NAMES:
+                raise serializers.ValidationError(
+                    f"{handle} is a built-in bot: seat it with a join's `bot`, not a reservation."
+                )
+        return value
 
 
 @extend_schema_field(
@@ -364,14 +402,6 @@ class AnyActionSerializer(serializers.Serializer):
 
 #: Django's hashers take any length; a bound keeps an Argon2 hash of a huge body cheap.
 MAX_PASSWORD_LENGTH = 256
-HANDLE_HELP = (
-    "3 to 20 letters, digits, `_` or `-`, starting with a letter; unique whatever its case."
-)
-
-
-@extend_schema_field({"type": "string", "minLength": 3, "maxLength": 20, "pattern": HANDLE_PATTERN})
-class HandleField(StrictCharField):
-    """An account's handle: the schema carries its pattern (accounts.handles)."""
 
 
 class SignUpSerializer(StrictSerializer):

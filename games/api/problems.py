@@ -138,9 +138,9 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         409,
         "The game is not finished",
         "The full history reveals every hidden card, so it is published only once the game "
-        "is over.",
+        "is over; and a rematch is the next game of a finished one.",
         "Follow the game with `GET /api/v1/games/{id}/events` meanwhile; ask for the history "
-        "again once the game's `status` is `finished`.",
+        "(or the rematch) again once the game's `status` is `finished`.",
     ),
     "version_mismatch": ProblemType(
         412,
@@ -320,6 +320,15 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         "Not the game's creator",
         "Only the account that created the game may free the seats it reserved.",
         "Ask the creator (the game's `created_by`) to free the seat.",
+    ),
+    "not_a_player": ProblemType(
+        403,
+        "Not a player of this game",
+        "The personal token's account holds no seat of this game, and only its players may "
+        "ask for its rematch.",
+        "Ask with the account (or the seat token) that played the game; anyone may join the "
+        "rematch's open seats (`POST /api/v1/games/{id}/players`) once its players' seats are "
+        "no longer kept for them.",
     ),
     "reservation_not_found": ProblemType(
         404,

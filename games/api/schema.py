@@ -455,9 +455,9 @@ def optional_auth_by_default(
 
 
 #: The operations an account's seat uses with the account's personal token (scope `play`).
-PLAY_OPERATIONS = frozenset({"join_game", "leave_game", "stream_game", "list_events"}) | set(
-    ACTION_OPERATIONS
-)
+PLAY_OPERATIONS = frozenset(
+    {"join_game", "leave_game", "stream_game", "list_events", "rematch"}
+) | set(ACTION_OPERATIONS)
 
 
 def play_scope_on_seat_operations(

@@ -201,7 +201,39 @@ SEEDED_HELP = (
 )
 
 
-class GameSerializer(serializers.Serializer):
+class RematchLinkSerializer(serializers.Serializer):
+    game = serializers.UUIDField(help_text="The rematch's id.")
+
+
+LISTED_HELP = (
+    "Whether lobbies list the game (`GET /api/v1/games`, the lobby page); `false`: a private "
+    "game, listed only for its players, whose link is the invitation."
+)
+RESERVED_HELP = (
+    "The handles of the accounts a seat is still kept for (a reservation, a challenge, a "
+    "rematch), while the game waits: anyone else gets 409 `seat_reserved` once every open "
+    "seat is kept. Empty when none is (a rematch's guests' seats are kept too, unnamed)."
+)
+REMATCH_HELP = (
+    "A finished game's rematch, once one of its players asked for it (`POST "
+    "/api/v1/games/{id}/rematch`); null before, and for a game not finished."
+)
+REMATCH_OF_HELP = (
+    "The id of the game this one is the rematch of (follow it back through that game's "
+    "`rematch_of`: a chain of rematches); null for a game of its own."
+)
+
+
+class GameLinksSerializer(serializers.Serializer):
+    """What every game view and summary says beside the log (`resources.game_links`)."""
+
+    listed = serializers.BooleanField(help_text=LISTED_HELP)
+    reserved = serializers.ListField(child=serializers.CharField(), help_text=RESERVED_HELP)
+    rematch = RematchLinkSerializer(allow_null=True, help_text=REMATCH_HELP)
+    rematch_of = serializers.UUIDField(allow_null=True, help_text=REMATCH_OF_HELP)
+
+
+class GameSerializer(GameLinksSerializer):
     id = serializers.UUIDField()
     seeded = serializers.BooleanField(help_text=SEEDED_HELP)
     created_at = serializers.DateTimeField()
@@ -259,9 +291,15 @@ class GameSerializer(serializers.Serializer):
         "events. Null without a clock, when only bots are to act (they move at once), and in "
         "a replay (`?at=`).",
     )
+    invite_url = serializers.URLField(
+        required=False,
+        help_text="Only in the answer to `POST /api/v1/games`: the game's table page, "
+        "absolute. Send it to the people you want to play with (a private game's only way "
+        "in).",
+    )
 
 
-class GameSummarySerializer(serializers.Serializer):
+class GameSummarySerializer(GameLinksSerializer):
     id = serializers.UUIDField()
     seeded = serializers.BooleanField(help_text=SEEDED_HELP)
     created_at = serializers.DateTimeField()
@@ -309,7 +347,7 @@ class EventFeedSerializer(serializers.Serializer):
 
 
 #: The stream's frames that are no event of the log (they carry no `id`).
-STREAM_FRAME_KINDS = ("view", "skipped", "chat")
+STREAM_FRAME_KINDS = ("view", "skipped", "chat", "rematch")
 #: What a stream frame's `event` may name (the `StreamFrameKind` enum of the schema).
 STREAM_FRAME_EVENTS = [*EVENT_TYPES, *STREAM_FRAME_KINDS]
 
@@ -322,15 +360,16 @@ class StreamFrameSerializer(serializers.Serializer):
         required=False,
         help_text="The stream's place: an event's sequence, or `<sequence>:<chat sequence>` once "
         "the stream has passed a chat message (send the last one back as `Last-Event-ID`); "
-        "absent on `view` and `skipped` frames.",
+        "absent on `view`, `skipped` and `rematch` frames.",
     )
     event = serializers.ChoiceField(
         choices=STREAM_FRAME_EVENTS,
         help_text="An event's type (its `data`: the event as `/events` shows it), `view` (its "
         "`data`: the viewer's view, as `GET /games/{id}`), `skipped` (its `data`: "
         '`{"first", "last", "events"}`, the events left out of a catch-up and where '
-        "`/events` pages them), or `chat` (its `data`: a chat message as `GET "
-        "/games/{id}/chat` lists it).",
+        "`/events` pages them), `chat` (its `data`: a chat message as `GET "
+        '/games/{id}/chat` lists it), or `rematch` (its `data`: `{"game"}`, the finished '
+        "game's rematch, sent just before the stream of a finished game that has one closes).",
     )
     data = serializers.CharField(help_text="One line of JSON, as `event` says.")
     retry = serializers.IntegerField(
@@ -339,8 +378,8 @@ class StreamFrameSerializer(serializers.Serializer):
 
 
 #: The types of an account's inbox entries: a game's (`games.core.letters`), a challenge's
-#: (`play.challenges`), a matched seek's (`play.matcher`).
-INBOX_ENTRY_TYPES = [*GAME_LETTERS, *CHALLENGE_LETTERS, "seek_matched"]
+#: (`play.challenges`), a matched seek's (`play.matcher`), a rematch offered (`play.rematches`).
+INBOX_ENTRY_TYPES = [*GAME_LETTERS, *CHALLENGE_LETTERS, "seek_matched", "rematch_offered"]
 #: What an account stream frame's `event` may name: an entry's type, or `snapshot`.
 ACCOUNT_FRAME_EVENTS = [*INBOX_ENTRY_TYPES, "snapshot"]
 
@@ -359,6 +398,11 @@ class InboxEntrySerializer(serializers.Serializer):
     )
     seek = serializers.UUIDField(
         required=False, help_text="`seek_matched`: the seek the matcher seated in `game`."
+    )
+    next_game = serializers.UUIDField(
+        required=False,
+        help_text="`rematch_offered`: the rematch of `game`, in which a seat is kept for the "
+        "account unless it had left `game` (`POST /api/v1/games/{game}/rematch` takes it).",
     )
     version = serializers.IntegerField(
         required=False, help_text="`your_turn`: the game's version when the turn came."
@@ -525,6 +569,19 @@ JOINED = PolymorphicProxySerializer(
     serializers=[JoinedSerializer, AccountJoinedSerializer, BotJoinedSerializer],
     resource_type_field_name=None,
 )
+
+
+class RematchSerializer(serializers.Serializer):
+    """The caller's seat in a finished game's rematch."""
+
+    game = serializers.UUIDField(help_text="The rematch's id: the same for every player.")
+    seat = serializers.IntegerField(help_text="The caller's seat in the rematch.")
+    token = serializers.CharField(
+        required=False,
+        help_text="A guest's bearer token for that seat, when this call seated it: shown this "
+        "once (the old game's token does not act in the rematch). Absent for an account (its "
+        "personal tokens act for its seat) and for a guest seated by an earlier call.",
+    )
 
 
 class BotSerializer(serializers.Serializer):

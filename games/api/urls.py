@@ -9,6 +9,7 @@ from games.api.views import (
     live,
     lobby,
     meta,
+    rematch,
     seeks,
     turns,
 )
@@ -71,6 +72,12 @@ urlpatterns = [
     ),
     path("games/<str:game_id>/history", history.HistoryView.as_view(), name="history"),
     path("games/<str:game_id>/players", lobby.JoinView.as_view(), name="join"),
+    path("games/<str:game_id>/rematch", rematch.RematchView.as_view(), name="rematch"),
+    path(
+        "games/<str:game_id>/reservations/<str:handle>",
+        lobby.ReservationView.as_view(),
+        name="reservation",
+    ),
     path(
         "games/<str:game_id>/players/<int:seat>/token",
         lobby.RotateTokenView.as_view(),

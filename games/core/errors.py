@@ -103,14 +103,15 @@ class TooManyStreamsFromAddress(ServiceError):
 
 
 class GameNotFinished(ServiceError):
-    """The full history (every hidden card) asked for before the game's end."""
+    """The full history (every hidden card), or a rematch, asked for before the game's end."""
 
     code = "game_not_finished"
+    HISTORY: ClassVar[str] = (
+        "The full history, with every hidden card, is published once the game is finished."
+    )
 
-    def __init__(self) -> None:
-        super().__init__(
-            "The full history, with every hidden card, is published once the game is finished."
-        )
+    def __init__(self, detail: str = HISTORY) -> None:
+        super().__init__(detail)
 
 
 class VersionMismatch(ServiceError):

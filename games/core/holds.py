@@ -26,11 +26,17 @@ class Holder:
 
 
 def live_holds(game: Game) -> list[SeatHold]:
-    """The game's holds that still keep a seat: none once it has left `waiting`."""
+    """The game's holds that still keep a seat (with their accounts): none once it has left
+    `waiting`."""
     if game.status != "waiting":
         return []
     now = clock.now()
-    return list(game.holds.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now)))
+    alive = Q(expires_at__isnull=True) | Q(expires_at__gt=now)
+    return list(game.holds.filter(alive).select_related("account"))
+
+
+def _alive(hold: SeatHold, now: datetime) -> bool:
+    return hold.expires_at is None or hold.expires_at > now
 
 
 def hold_for(game: Game, holder: Holder, open_seats: int) -> SeatHold | None:
@@ -67,14 +73,31 @@ def reserved_accounts(handles: Iterable[str]) -> list[int]:
 
 
 def free_hold(game: Game, handle: str, by_account: int) -> None:
-    """The creator frees the seat it reserved for `handle`: anyone may take it now."""
+    """The creator frees the seat it reserved for `handle`: anyone may take it now. Only a
+    hold that still counts can be freed (404 once the game started or the hold expired)."""
     if game.created_by_id is None or game.created_by_id != by_account:
         raise NotCreator()
     account_id = find_player(handle).id
-    if not SeatHold.objects.filter(game=game, account_id=account_id).delete()[0]:
+    live = [hold.pk for hold in live_holds(game) if hold.account_id == account_id]
+    if not SeatHold.objects.filter(pk__in=live).delete()[0]:
         raise HoldNotFound(handle)
 
 
 def held_handles(game: Game) -> list[str]:
-    """The handles the game's live holds are for (guests' holds are not named)."""
-    return [hold.account.handle for hold in live_holds(game) if hold.account is not None]
+    """The handles the game's live holds are for (guests' holds are not named), in the order
+    they were made."""
+    return [hold.account.handle for hold in _ordered(live_holds(game)) if hold.account is not None]
+
+
+def prefetched_handles(game: Game) -> list[str]:
+    """`held_handles` from holds fetched with the game and their accounts (a lobby's page of
+    games: `resources.with_links`), without a query per game."""
+    if game.status != "waiting":
+        return []
+    now = clock.now()
+    alive = [hold for hold in game.holds.all() if _alive(hold, now)]
+    return [hold.account.handle for hold in _ordered(alive) if hold.account is not None]
+
+
+def _ordered(holds: list[SeatHold]) -> list[SeatHold]:
+    return sorted(holds, key=lambda hold: hold.pk)

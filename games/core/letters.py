@@ -18,8 +18,9 @@ from engine.events import GameEnded, RoundDealt
 from engine.strategies import STRATEGIES
 from games.core.resources import iso_time
 
-#: The letters a game's log calls for (the other entries naming a game, a challenge's say,
-#: come from elsewhere: `inboxes.inbox_mismatch` checks these alone against the log).
+#: The letters a game's log calls for (the other entries naming a game, a challenge's or a
+#: rematch offered, come from elsewhere: `inboxes.inbox_mismatch` checks these alone against
+#: the log).
 GAME_LETTERS = ("game_started", "your_turn", "game_finished")
 
 

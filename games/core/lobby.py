@@ -37,6 +37,7 @@ from games.core.errors import (
     InvalidToken,
 )
 from games.core.reading import game_and_seat, game_uuid, get_game, refuse_if_played_by_bot
+from games.core.resources import with_links
 from games.core.states import game_state, shuffler_of
 from games.core.tokens import Credential, hash_token, new_token
 from games.models import ENDED, Game, Seat, SeatHold
@@ -85,12 +86,14 @@ def create_game(
 def _reserved(
     seats: int, handles: Sequence[str], created_by: AccountCredential | None
 ) -> list[int]:
-    """The accounts `handles` name: an account's game only, and no more than its seats."""
+    """The accounts `handles` name: an account's game only (its token with `play`), and no
+    more than its seats."""
     if not handles:
         return []
     if created_by is None:
         raise AccountRequired()
-    if len(set(handles)) > seats:
+    created_by.require("play")
+    if len({handle.lower() for handle in handles}) > seats:
         raise InvalidRequest(
             "More seats reserved than the game has.",
             errors={"reserved": [f"Ensure this field has no more than {seats} elements."]},
@@ -273,7 +276,9 @@ def cancel_game(game_id: object, reason: str) -> GameState:
 
 
 def free_reserved_seat(game_id: object, handle: str, account: AccountCredential) -> Game:
-    """The creator frees the seat it reserved for `handle` (403 for anyone else)."""
+    """The creator frees the seat it reserved for `handle` (403 for anyone else, or for a
+    token without the scope `play`)."""
+    account.require("play")
     game = get_game(game_id)
     holds.free_hold(game, handle, account.account_id)
     return game
@@ -284,8 +289,7 @@ def listed_games(query: dict[str, Any], viewer: int | None = None) -> Any:
     `seeded`; stale games only with `stale`), in its `ordering` (the id breaks ties), their
     seats fetched with them: the API's list and the web lobby show the same games. Unlisted
     games are left out but for the account `viewer` seated in them (or holding a seat)."""
-    games = Game.objects.prefetch_related("seat_rows__account")
-    games = games.filter(_visible_to(viewer))
+    games = with_links(Game.objects.filter(_visible_to(viewer)))
     if not query.get("stale"):
         games = games.exclude(~Q(status__in=ENDED), updated_at__lt=stale_before())
     if "status" in query:

@@ -17,7 +17,7 @@ from accounts.credentials import AccountCredential
 from accounts.models import Account
 from accounts.services import find_player, live_account
 from engine import seats_to_act
-from games.core.resources import game_summary, iso_time
+from games.core.resources import game_summary, iso_time, with_links
 from games.core.states import game_state
 from games.models import Game, Seat, Status
 
@@ -98,7 +98,7 @@ def player_games(handle: str, status: str | None) -> QuerySet[Game]:
     """The games a live player sat in (`status`: a game status or `active`), newest first,
     their seats fetched with them: pages of them are the lobby's entries."""
     account = find_player(handle)
-    games = _games_of(account.id, status).prefetch_related("seat_rows__account")
+    games = with_links(_games_of(account.id, status))
     return games.order_by("-created_at", "-id")
 
 
@@ -108,7 +108,7 @@ def my_games(credential: AccountCredential, status: str | None) -> list[dict[str
     then by deadline (soonest first, none last); then the waiting ones, then the ended ones
     (finished or canceled), each newest first. A list, not a query: whose turn it is in a
     setup is in the state, not in a column."""
-    games = _games_of(credential.account_id, status).prefetch_related("seat_rows__account")
+    games = with_links(_games_of(credential.account_id, status))
     entries = [_my_entry(game, credential.account_id) for game in games]
     return [entry for _, entry in sorted(entries, key=lambda item: item[0])]
 

@@ -3,14 +3,17 @@ and the JSON bytes of an answer."""
 
 from __future__ import annotations
 
+import uuid
 from decimal import Decimal
 from typing import Any
 
 import orjson
+from django.db.models import Prefetch, QuerySet
 from django.utils.functional import Promise
 
 from engine import GameState, Options, event_for_viewer, view
-from games.models import Game, Status
+from games.core import holds
+from games.models import Game, SeatHold, Status
 from games.store.log import StoredEvent
 
 
@@ -38,6 +41,7 @@ def game_data(
         "created_at": iso_time(game.created_at),
         "updated_at": iso_time(game.updated_at if current else updated_at),
         "seeded": game.seeded,
+        **game_links(game, holds.held_handles(game)),
         **data,
     }
 
@@ -62,7 +66,51 @@ def game_summary(game: Game) -> dict[str, Any]:
         "totals": game.totals,
         "winners": game.winners,
         "seeded": game.seeded,
+        **game_links(game, holds.prefetched_handles(game)),
     }
+
+
+def game_links(game: Game, reserved: list[str]) -> dict[str, Any]:
+    """What a game's view and summary say beside its log: whether lobbies list it, the
+    handles its seats are still `reserved` for, its rematch and the game it is a rematch of
+    (a chain is followed through `rematch_of`)."""
+    rematch = rematch_id(game)
+    return {
+        "listed": game.listed,
+        "reserved": reserved,
+        "rematch": None if rematch is None else {"game": rematch},
+        "rematch_of": None if game.rematch_of_id is None else str(game.rematch_of_id),
+    }
+
+
+def rematch_id(game: Game) -> str | None:
+    """The id of the finished game's rematch, if it has one: fetched with the game
+    (`with_links`), else one indexed look-up (only a finished game can have one)."""
+    if game.status != Status.FINISHED:
+        return None
+    if Game.rematch.is_cached(game):
+        try:
+            return str(game.rematch.id)
+        except Game.DoesNotExist:
+            return None
+    return next_game_id(game.id)
+
+
+def next_game_id(game_id: uuid.UUID) -> str | None:
+    """The id of the game's rematch, if it has one: one look-up of the unique `rematch_of`."""
+    found = Game.objects.filter(rematch_of_id=game_id).values_list("id", flat=True).first()
+    return None if found is None else str(found)
+
+
+def with_links(games: QuerySet[Game]) -> QuerySet[Game]:
+    """`games` with what their summaries show fetched with them, a query per relation for
+    the whole page rather than per game: seats and their accounts, holds and theirs, and
+    the rematch (its id only)."""
+    return games.prefetch_related(
+        "seat_rows__account",
+        Prefetch("holds", queryset=SeatHold.objects.select_related("account")),
+        Prefetch("rematch", queryset=Game.objects.only("id", "rematch_of_id")),
+    )
 
 
 def event_feed(game: Game, events: list[StoredEvent], seat: int | None) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from accounts.credentials import AccountCredential
 from engine.state import GameState
 from games import core
 from games.core import SeatBinding
-from games.core.resources import event_feed, game_data
+from games.core.resources import event_feed, game_data, next_game_id
 from games.live.chat_stream import Cursor, chat_batch
 from games.live.fanout import hub
 from games.live.inbox_streams import CREDENTIAL_EVERY_SECONDS, still_valid
@@ -31,6 +31,10 @@ from games.store.log import StoredEvent
 #: Seconds a read of the seats' bindings serves the streams that check against it: a token
 #: rotated in that time may go unseen by a frame sent within it, never longer.
 BINDINGS_FRESH_SECONDS = 1.0
+#: Seconds a look-up of a finished game's rematch serves the streams of it that end (all of
+#: them at once, at the game's end): a rematch asked for meanwhile is told to the streams
+#: that end (or reconnect) after it.
+REMATCH_FRESH_SECONDS = 0.25
 
 
 @dataclass(frozen=True)
@@ -103,7 +107,8 @@ def stream(game: Game, viewer: Viewer, after: Cursor) -> Iterator[bytes]:
     """The stream's bytes: `retry:`, then a batch (always with a view first, so a client
     knows at once whether it is to act), then a batch after every move and the chat's
     messages as they come (`chat_stream`), a comment when idle; it ends after the game's last
-    event, after `LIVE_STREAM_SECONDS`, when the process drains (the client reconnects with
+    event (a finished game's with its rematch's frame, if it has one), after
+    `LIVE_STREAM_SECONDS`, when the process drains (the client reconnects with
     `Last-Event-ID`), or before a batch once the viewer's seat is no longer held as it was
     (`still_held`). It starts at most `LIVE_STREAM_BACKLOG` events before the game's version,
     with a `skipped` frame naming what it left out."""
@@ -124,8 +129,21 @@ def stream(game: Game, viewer: Viewer, after: Cursor) -> Iterator[bytes]:
             if talk.frames:
                 yield talk.frames
             cursor, first = Cursor(batch.upto, talk.upto), False
-            if batch.finished or not (yield from _waited(game.id, viewer, cursor, deadline)):
+            if batch.finished:
+                yield from rematch_frames(game.id)
                 return
+            if not (yield from _waited(game.id, viewer, cursor, deadline)):
+                return
+
+
+def rematch_frames(game_id: uuid.UUID) -> Iterator[bytes]:
+    """The last frame of an ended game's stream: its rematch, `{"game"}`, if one of its
+    players asked for it (no `id`: no event of the log). One read for every stream of the
+    game ending within `REMATCH_FRESH_SECONDS`."""
+    key = (game_id, "rematch")
+    found = hub.shared_read(key, lambda: next_game_id(game_id), REMATCH_FRESH_SECONDS)
+    if found is not None:
+        yield frame("rematch", {"game": found})
 
 
 def backlog_start(version: int, after: int) -> int:

@@ -72,6 +72,11 @@ class CreateGameForm(forms.Form):
     name = NameField(
         required=False, label="Your name", help_text="Take the first person's seat (optional)."
     )
+    private = forms.BooleanField(
+        required=False,
+        label="Private game",
+        help_text="Left out of the lobby: its table's link, which you send, is the invitation.",
+    )
     turn_seconds = forms.IntegerField(
         required=False,
         min_value=MIN_TURN_SECONDS,

@@ -23,6 +23,7 @@ urlpatterns = [
     path("games/<str:game_id>/join", views.join, name="join"),
     path("games/<str:game_id>/act", views.act, name="act"),
     path("games/<str:game_id>/leave", views.leave, name="leave"),
+    path("games/<str:game_id>/rematch", views.rematch, name="rematch"),
     path("games/<str:game_id>/replay", views.replay, name="replay"),
     path("challenges/<str:challenge_id>/accept", challenges.accept, name="challenge-accept"),
     path("challenges/<str:challenge_id>/decline", challenges.decline, name="challenge-decline"),

@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
+import play
 from engine import action_from_data
 from engine.errors import RuleError
 from games import core
@@ -38,6 +39,7 @@ from games.web.challenges import challenges_context, create_challenge, may_chall
 from games.web.chat_panel import chat_context
 from games.web.forms import CreateGameForm, JoinForm, parse_move
 from games.web.limits import rate_limited
+from games.web.rematches import invite_url, page_tag, rematch_context, rematch_of
 from games.web.seats import (
     drop_seat,
     games_of,
@@ -209,7 +211,13 @@ def create(request: HttpRequest) -> HttpResponse:
     if not _may_create(request) or not _may_seat_bots(request, form.bots() or ()):
         messages.error(request, "Too many games created from your address: wait a while.")
         return _render_lobby(request, form, status=429)
-    game = core.create_game(seats=form.cleaned_data["seats"], options=form.options(), seed=None)
+    game = core.create_game(
+        seats=form.cleaned_data["seats"],
+        options=form.options(),
+        seed=None,
+        listed=not form.cleaned_data["private"],
+        created_by=person_credential(request),
+    )
     for bot in form.bots() or ():
         if bot is None:
             _join(request, str(game.id), form.cleaned_data["name"])
@@ -269,12 +277,18 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
     return redirect("web:table", game_id=key)
 
 
-def _table_context(seen: Viewer, data: dict[str, Any]) -> dict[str, Any]:
-    """The table's context for the viewer's game resource `data`, with its stream and, for a
-    browser not yet seated at a waiting game, the form to join it."""
+def _table_context(request: HttpRequest, seen: Viewer, data: dict[str, Any]) -> dict[str, Any]:
+    """The table's context for the viewer's game resource `data`, with its stream, its links
+    (a waiting game's invite link, a finished game's rematch) and, for a browser not yet
+    seated at a waiting game, the form to join it."""
     context = table_context(data, seen_events(seen.game, seen.seat, data["version"]))
     context["stream"] = reverse("stream", args=[seen.game.id])  # the spectator's: no token
     context["stale"] = _stale_words(seen.game)
+    next_game = rematch_of(seen.game)
+    context["page_tag"] = page_tag(seen.game, next_game)
+    context["rematch"] = rematch_context(request, seen.game, seen.seat, next_game)
+    if data["status"] == Status.WAITING:
+        context["invite_url"] = invite_url(request, seen.game)
     if data["status"] == Status.WAITING and seen.seat is None:
         form = context["join_form"] = JoinForm(auto_id="join-%s")
         form.fields["name"].widget.attrs["hx-preserve"] = "true"  # a name being typed stays
@@ -305,7 +319,7 @@ def table(request: HttpRequest, game_id: str) -> HttpResponse:
     words, the round's results and the final standings."""
     seen = viewer(request, game_id)
     data = _view_data(seen)
-    context = _table_context(seen, data)
+    context = _table_context(request, seen, data)
     context["leave"] = _leave_words(seen) if not _played_by_bot(seen, data) else ""
     context["chat"] = chat_context(seen.game, seen.seat, chat_credential(request, seen))
     return render(request, "games/table.html", context)
@@ -353,6 +367,30 @@ def leave(request: HttpRequest, game_id: str) -> HttpResponse:
     return redirect("web:table", game_id=seen.game.id)
 
 
+@require_POST
+@game_page
+@rate_limited
+def rematch(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Take the browser's seat in the finished game's rematch, which the first of its players
+    to ask creates (`play.rematch`, the API's use case); then show the rematch's table. A
+    guest's new seat token is kept in the session, as a join's is."""
+    seen = viewer(request, game_id)
+    if seen.seat is None:
+        messages.error(request, "Only the game's players may ask for its rematch.")
+        return redirect("web:table", game_id=seen.game.id)
+    try:
+        done = play.rematch(seen.game.id, seen.credential)
+    except RuleError as refused:
+        messages.error(request, refused.message)
+    except ServiceError as refused:
+        messages.error(request, refused.detail)
+    else:
+        if done.token is not None:
+            hold_seat(request, str(done.game.id), done.token)
+        return redirect("web:table", game_id=done.game.id)
+    return redirect("web:table", game_id=seen.game.id)
+
+
 @require_GET
 @game_page
 @rate_limited
@@ -361,9 +399,9 @@ def table_partial(request: HttpRequest, game_id: str) -> HttpResponse:
     """The table's region alone, for htmx to swap in; 204 when the page already shows the
     game's version (`?since=`), so a poll or a late stream frame costs one read."""
     seen = viewer(request, game_id)
-    if request.GET.get("since") == str(seen.game.version):
+    if request.GET.get("since") == page_tag(seen.game, rematch_of(seen.game)):
         return HttpResponse(status=204)
-    context = _table_context(seen, _view_data(seen))
+    context = _table_context(request, seen, _view_data(seen))
     return render(request, "games/_table.html", {**context, "partial": True})
 
 
@@ -381,7 +419,7 @@ def act(request: HttpRequest, game_id: str) -> HttpResponse:
         if error:
             messages.error(request, error)
         return redirect("web:table", game_id=seen.game.id)
-    context = _table_context(seen, data)
+    context = _table_context(request, seen, data)
     return render(request, "games/_table.html", {**context, "partial": True, "error": error})
 
 

@@ -187,12 +187,21 @@ def setup_reveals(client: APIClient, game_id: str, tokens: Sequence[str]) -> dic
     return body
 
 
-IDENTITY = ("id", "created_at", "updated_at", "seeded")
+IDENTITY = (
+    "id",
+    "created_at",
+    "updated_at",
+    "seeded",
+    "listed",
+    "reserved",
+    "rematch",
+    "rematch_of",
+)
 
 
 def without_identity(data: dict[str, Any]) -> dict[str, Any]:
-    """A game resource less what the engine view does not hold (its id, times and whether its
-    seed was chosen)."""
+    """A game resource less what the engine view does not hold (its id, times, whether its
+    seed was chosen, and its links: listed, reserved seats, rematches)."""
     return {key: value for key, value in data.items() if key not in IDENTITY}
 
 

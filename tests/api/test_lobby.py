@@ -53,6 +53,10 @@ GAME_FIELDS = {
     "rounds",
     "winners",
     "last_action",
+    "listed",
+    "reserved",
+    "rematch",
+    "rematch_of",
 }
 
 
@@ -67,7 +71,10 @@ def test_create_game_answers_the_waiting_game(api: APIClient) -> None:
     response = post_game(api, {"seats": 3})
     assert response.status_code == 201
     game = response.json()
-    assert set(game) == GAME_FIELDS
+    assert set(game) == GAME_FIELDS | {"invite_url"}
+    assert game["invite_url"] == f"http://testserver/games/{game['id']}"
+    assert game["listed"] is True and game["reserved"] == []
+    assert game["rematch"] is None and game["rematch_of"] is None
     assert response["Location"] == f"/api/v1/games/{game['id']}"
     assert response["ETag"] == '"1"'
     assert game["status"] == "waiting"
@@ -216,6 +223,10 @@ def test_list_games_summaries(api: APIClient) -> None:
         "totals": [0, 0, 0],
         "winners": None,
         "seeded": True,  # create_game sends a seed
+        "listed": True,
+        "reserved": [],
+        "rematch": None,
+        "rematch_of": None,
     }
     assert summary["updated_at"] > summary["created_at"]
 

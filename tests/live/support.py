@@ -32,8 +32,9 @@ from engine import create_game as create_engine_game
 from tests.api.support import ENDPOINTS
 
 GAMES = "/api/v1/games"
-#: The stream's frames that are no event of the log: the viewer's view, the backlog left out.
-FRAMES_WITHOUT_ID = ("view", "skipped")
+#: The stream's frames that are no event of the log: the viewer's view, the backlog left out,
+#: a finished game's rematch.
+FRAMES_WITHOUT_ID = ("view", "skipped", "rematch")
 View = dict[str, Any]
 
 

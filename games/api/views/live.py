@@ -58,6 +58,11 @@ stream starts with `retry:` (milliseconds before reconnecting), sends a comment 
 (`LIVE_STREAM_SECONDS`) or when the server restarts: reconnect with `Last-Event-ID` and no \
 event is missed or repeated.
 
+**A finished game's rematch.** When the stream of a finished game ends and one of its \
+players has asked for a rematch (`POST /api/v1/games/{id}/rematch`), its last frame is a \
+`rematch` frame (no `id`) whose data `{"game"}` is the rematch's id; a client reconnecting to \
+such a game gets the view and that frame again, then the end.
+
 **A bounded catch-up.** A stream sends at most `LIVE_STREAM_BACKLOG` (500) events before its \
 first view: asked to start further back, it starts that many events before the game's \
 version, after a `skipped` frame (no `id`) whose data `{"first", "last", "events"}` names the \

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.urls import reverse
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -17,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.credentials import AccountCredential
+from accounts.errors import AccountRequired
 from engine.options import MAX_SEATS, MIN_SEATS
 from games import core
 from games.api.headers import (
@@ -51,6 +53,7 @@ from games.api.schema import (
     SEAT_ONLY,
     SEAT_OR_SPECTATOR,
     problems,
+    scoped,
     whole_number,
 )
 from games.api.shapes import (
@@ -106,7 +109,10 @@ class GameListView(APIView):
         operation_id="list_games",
         summary="List games",
         description="Newest first unless `ordering` says otherwise. Filter by "
-        "`status=waiting&open_seats=1&seeded=false` to find games to join. Stale games, "
+        "`status=waiting&open_seats=1&seeded=false` to find games to join. Private games "
+        "(`listed: false`) are left out, but for a request with a personal token: its "
+        "account's own (those it sits in, holds a seat of, or created) are listed too. Stale "
+        "games, "
         "unfinished ones whose last event (`updated_at`) is older than the service's "
         "`LOBBY_STALE_AFTER_SECONDS` (an hour by default), are left out unless `stale=true`: "
         "no one moves them (a seat's player may never come back), so they are not worth "
@@ -166,37 +172,58 @@ class GameListView(APIView):
         query.is_valid(raise_exception=True)
         chosen = query.validated_data
         paginator = GamePagination(chosen["limit"], chosen["offset"])
-        page = paginator.paginate_queryset(core.listed_games(chosen), request, view=self)
+        viewer = account_credential(request)
+        games = core.listed_games(chosen, viewer=None if viewer is None else viewer.account_id)
+        page = paginator.paginate_queryset(games, request, view=self)
         return paginator.get_paginated_response([game_summary(g) for g in page or []])
 
     @extend_schema(
         operation_id="create_game",
         summary="Create a game",
-        description="A new game in status `waiting`, seen as a spectator. Players then join.",
+        description="A new game in status `waiting`, seen as a spectator, with its "
+        "`invite_url` (its table page). Players then join. `listed: false` makes it private: "
+        "lobbies leave it out, its link is the invitation. A personal token is optional (a "
+        "guest creates as well): with one, its account is the game's creator, sees the game "
+        "in its lobby, and may reserve seats (`reserved`, scope `play`) and free them.",
         tags=["lobby"],
         auth=[],
         request=CreateGameSerializer,
         examples=[CREATE_EXAMPLE],
         parameters=[IDEMPOTENCY_KEY, ETAG, LOCATION, IDEMPOTENT_REPLAYED, RETRY_AFTER],
-        responses={201: GameSerializer, **problems(400, 409, 413, 415, 422)},
+        responses={201: GameSerializer, **problems(400, 401, 403, 404, 409, 413, 415, 422)},
     )
     def post(self, request: Request) -> Response:
+        creator = account_credential(request)
         form = CreateGameSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         chosen = form.validated_data
-        keyed = keyed_by_address(request, "create_game", chosen)
-        answer = idempotency.run(keyed, lambda _: _created(chosen))
+        who = None if creator is None else creator.account_id
+        keyed = keyed_by_address(request, "create_game", chosen, who)
+        answer = idempotency.run(keyed, lambda _: _created(request, chosen, creator))
         response = answer_response(answer)
         response["Location"] = f"/api/v1/games/{answer.game_id}"
         return with_etag(response, answer.version or 0)
 
 
-def _created(chosen: dict[str, Any]) -> idempotency.Answer:
+def _created(
+    request: Request, chosen: dict[str, Any], creator: AccountCredential | None
+) -> idempotency.Answer:
     game = core.create_game(
-        seats=chosen["seats"], options=chosen.get("options"), seed=chosen.get("seed")
+        seats=chosen["seats"],
+        options=chosen.get("options"),
+        seed=chosen.get("seed"),
+        listed=chosen["listed"],
+        reserved=chosen.get("reserved", ()),
+        created_by=creator,
     )
     state = core.game_state(game)
-    return idempotency.Answer(201, game_data(game, state, None), state.version, game.id)
+    body = {**game_data(game, state, None), "invite_url": invite_url(request, game.id)}
+    return idempotency.Answer(201, body, state.version, game.id)
+
+
+def invite_url(request: Request, game_id: object) -> str:
+    """The game's table page, absolute: a private game's invitation."""
+    return request.build_absolute_uri(reverse("web:table", args=[game_id]))
 
 
 class GameDetailView(PerViewerView):
@@ -459,3 +486,37 @@ def _rotated(game_id: str, seat: int, credential: Credential | None) -> idempote
     body = {"seat": rotated.seat, "name": rotated.name, "token": rotated.token}
     game = core.game_uuid(game_id)
     return idempotency.Answer(200, body, None, game, [(rotated.seat, rotated.token)])
+
+
+class ReservationView(PerViewerView):
+    """The creator frees a seat it reserved."""
+
+    @extend_schema(
+        operation_id="free_reserved_seat",
+        summary="Free a reserved seat",
+        tags=["lobby"],
+        request=None,
+        parameters=[
+            GAME_ID,
+            OpenApiParameter(
+                "handle", str, OpenApiParameter.PATH, description="The account it is kept for."
+            ),
+            ETAG,
+            RETRY_AFTER,
+        ],
+        responses={200: GameSerializer, **problems(401, 403, 404)},
+        **scoped(
+            "The game's creator frees the seat it reserved for `handle` (`reserved` when it "
+            "created the game): anyone may take it now. Answers the game as a spectator sees "
+            "it. 403 `not_creator` for another account; 404 `reservation_not_found` when no "
+            "seat is kept for that handle (never reserved, taken, freed, or the game started).",
+            "play",
+        ),
+    )
+    def delete(self, request: Request, game_id: str, handle: str) -> Response:
+        account = account_credential(request)
+        if account is None:
+            raise AccountRequired()
+        game = core.free_reserved_seat(game_id, handle, account)
+        state = core.game_state(game)
+        return with_etag(Response(game_data(game, state, None)), state.version)
