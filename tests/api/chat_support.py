@@ -6,9 +6,8 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
-from accounts import services
-from accounts.credentials import resolve
 from tests.api.support import GAMES, bearer
+from tests.play.support import account
 
 
 def chat_url(game_id: str) -> str:
@@ -21,12 +20,7 @@ def mute_url(game_id: str, room: str) -> str:
 
 def personal_token(handle: str, *scopes: str) -> str:
     """A new person's personal token: every scope, or only `scopes`."""
-    token = services.sign_up(handle, "person", "a long passphrase").token.token
-    if not scopes:
-        return token
-    credential = resolve(token)
-    assert credential is not None
-    return services.create_token(credential, "chat test", list(scopes)).token
+    return account(handle, list(scopes) or None, kind="person")
 
 
 def say(

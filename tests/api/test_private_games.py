@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from accounts import services
 from games import core
 from games.models import Game
-from tests.play.support import account_token
+from tests.play.support import account
 
 from .support import GAMES, assert_problem, bearer, get_view, join
 
@@ -51,7 +51,7 @@ def free(api: APIClient, game_id: str, handle: str, token: str | None) -> Any:
 
 
 def test_a_private_game_is_listed_for_its_own_accounts_only(api: APIClient) -> None:
-    ada, bob, eve = (account_token(handle) for handle in ("ada", "bob", "eve"))
+    ada, bob, eve = (account(handle) for handle in ("ada", "bob", "eve"))
     public = created(api, {"seats": 3})["id"]
     private = created(api, {"seats": 3, "listed": False, "reserved": ["bob"]}, ada)
     assert private["listed"] is False and private["reserved"] == ["bob"]
@@ -79,7 +79,7 @@ def test_a_guest_creates_a_private_game_without_an_account(api: APIClient) -> No
 
 
 def test_an_account_s_token_on_create_makes_it_the_creator(api: APIClient) -> None:
-    ada = account_token("ada")
+    ada = account("ada")
     game = created(api, {"seats": 2}, ada)
     assert Game.objects.get(pk=game["id"]).created_by.handle == "ada"  # type: ignore[union-attr]
     assert game["listed"] is True
@@ -94,7 +94,7 @@ def test_listed_must_be_a_boolean(api: APIClient) -> None:
 
 
 def test_reserving_needs_an_account_s_token_with_play(api: APIClient) -> None:
-    account_token("bob")
+    account("bob")
     assert_problem(create(api, {"seats": 2, "reserved": ["bob"]}), 401, "account_token_required")
     signed = services.sign_up("ada", "bot", None)
     reader = services.create_token(
@@ -106,8 +106,8 @@ def test_reserving_needs_an_account_s_token_with_play(api: APIClient) -> None:
 
 
 def test_reserved_handles_must_name_accounts_within_the_seats(api: APIClient) -> None:
-    ada = account_token("ada")
-    account_token("bob")
+    ada = account("ada")
+    account("bob")
     unknown = create(api, {"seats": 2, "reserved": ["bob", "nobody"]}, ada)
     assert_problem(unknown, 404, "player_not_found")
     too_many = create(api, {"seats": 2, "reserved": ["ada", "bob", "Cyd"]}, ada)
@@ -120,7 +120,7 @@ def test_reserved_handles_must_name_accounts_within_the_seats(api: APIClient) ->
 
 
 def test_a_reserved_seat_is_kept_for_its_account(api: APIClient) -> None:
-    ada, bob = account_token("ada"), account_token("bob")
+    ada, bob = account("ada"), account("bob")
     game_id = created(api, {"seats": 3, "reserved": ["bob", "BOB"]}, ada)["id"]
     assert account_join(api, game_id, ada).status_code == 201  # the creator sits, unreserved
     assert join(api, game_id, "Cyd")["seat"] == 1  # one seat open beside the kept one
@@ -137,8 +137,8 @@ def test_a_reserved_seat_is_kept_for_its_account(api: APIClient) -> None:
 
 
 def test_the_creator_frees_a_reserved_seat(api: APIClient) -> None:
-    ada, bob = account_token("ada"), account_token("bob")
-    account_token("eve")
+    ada, bob = account("ada"), account("bob")
+    account("eve")
     game_id = created(api, {"seats": 2, "reserved": ["bob", "eve"]}, ada)["id"]
     stranger = api.post(f"{GAMES}/{game_id}/players", {"name": "Cyd"}, format="json")
     assert_problem(stranger, 409, "seat_reserved")
@@ -157,7 +157,7 @@ def test_the_creator_frees_a_reserved_seat(api: APIClient) -> None:
 
 
 def test_holds_stop_counting_once_the_game_starts(api: APIClient) -> None:
-    ada, bob = account_token("ada"), account_token("bob")
+    ada, bob = account("ada"), account("bob")
     game_id = created(api, {"seats": 2}, ada)["id"]
     game = Game.objects.get(pk=game_id)
     core.hold_seats(game, account_ids=[services.find_player("bob").id])
@@ -168,8 +168,8 @@ def test_holds_stop_counting_once_the_game_starts(api: APIClient) -> None:
 
 
 def test_a_hold_left_when_the_game_started_counts_no_more(api: APIClient) -> None:
-    ada = account_token("ada")
-    account_token("bob")
+    ada = account("ada")
+    account("bob")
     game_id = created(api, {"seats": 2}, ada)["id"]
     join(api, game_id, "Cyd")
     join(api, game_id, "Dan")  # started
@@ -181,8 +181,8 @@ def test_a_hold_left_when_the_game_started_counts_no_more(api: APIClient) -> Non
 
 
 def test_the_lobby_s_links_cost_no_query_per_game(api: APIClient) -> None:
-    ada = account_token("ada")
-    account_token("bob")
+    ada = account("ada")
+    account("bob")
 
     def lobby_queries() -> int:
         with CaptureQueriesContext(connection) as queries:

@@ -14,7 +14,7 @@ from accounts.models import InboxEntry
 from engine.options import Options
 from games import core
 from games.models import Game, Seat
-from tests.play.support import account_token, finished, play_to_the_end, rematch, seated_game
+from tests.play.support import account, finished, play_to_the_end, rematch, seated_game
 
 from .bots_support import Clock, leave
 from .support import (
@@ -115,7 +115,7 @@ def test_a_seat_whose_player_left_is_no_bot_of_the_rematch(api: APIClient) -> No
 
 
 def test_accounts_are_seated_by_their_account_and_told(api: APIClient) -> None:
-    ada, bob = account_token("ada"), account_token("bob")
+    ada, bob = account("ada"), account("bob")
     old, _ = finished(api, [ada, bob, "Cyd", "bot:greedy"])
     before = set(InboxEntry.objects.values_list("id", flat=True))
     cyd = Seat.objects.get(game_id=old, seat=2)
@@ -190,7 +190,7 @@ def test_the_refusals(api: APIClient) -> None:
     old, (ada, _) = finished_game(api, 2)
     assert_problem(rematch(api, old, None), 401, "invalid_token")  # a spectator
     assert_problem(rematch(api, old, "not-a-token"), 401, "invalid_token")
-    assert_problem(rematch(api, old, account_token("eve")), 403, "not_a_player")
+    assert_problem(rematch(api, old, account("eve")), 403, "not_a_player")
     assert_problem(rematch(api, "00000000-0000-0000-0000-000000000000", ada), 404, "game_not_found")
     _, (token_of_another_game, _) = finished_game(api, 2, seed=4)
     assert_problem(rematch(api, old, token_of_another_game), 401, "invalid_token")
@@ -223,7 +223,7 @@ def test_an_idempotency_key_replays_the_seat_with_a_new_token(api: APIClient) ->
 
 
 def test_an_account_s_key_belongs_to_the_account(api: APIClient) -> None:
-    ada = account_token("ada")
+    ada = account("ada")
     old, _ = finished(api, [ada, "Bob"])
     key = {"HTTP_IDEMPOTENCY_KEY": "again"}
     first = answered(rematch(api, old, ada, **key), 201)
@@ -234,7 +234,7 @@ def test_an_account_s_key_belongs_to_the_account(api: APIClient) -> None:
 
 
 def test_an_account_that_left_the_game_is_no_player_of_it(api: APIClient) -> None:
-    ada = account_token("ada")
+    ada = account("ada")
     game_id, credentials = seated_game(api, [ada, "Bob"])
     assert leave(api, game_id, 0, ada).status_code == 200  # a bot plays Ada's seat now
     play_to_the_end(api, game_id, [None, credentials[1]])

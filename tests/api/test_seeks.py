@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from accounts import services
 from tests.api.bots_support import Clock, run_jobs
+from tests.play.support import account as personal_token
 
 from .support import GAMES, assert_problem, bearer, start_game
 
@@ -19,14 +19,6 @@ pytestmark = pytest.mark.django_db
 
 SEEKS = "/api/v1/seeks"
 TWO_TO_FOUR = {"seats": {"min": 2, "max": 4}}
-
-
-def personal_token(handle: str, scopes: list[str] | None = None) -> str:
-    signed = services.sign_up(handle, "bot", None)
-    if scopes is None:
-        return signed.token.token
-    credential = services.session_credential(signed.account)
-    return services.create_token(credential, "narrow", scopes).token
 
 
 def post_seek(api: APIClient, token: str | None, body: Any = None, **headers: str) -> Any:

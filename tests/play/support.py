@@ -28,9 +28,10 @@ from tests.api.support import (
 CHALLENGES = "/api/v1/challenges"
 
 
-def account(handle: str, scopes: list[str] | None = None) -> str:
-    """A new bot account's personal token: every scope, or `scopes`."""
-    signed = services.sign_up(handle, "bot", None)
+def account(handle: str, scopes: list[str] | None = None, kind: str = "bot") -> str:
+    """A new account's personal token: every scope, or `scopes`. A bot's by default (no
+    password to hash; its seats are an account's like a person's)."""
+    signed = services.sign_up(handle, kind, None if kind == "bot" else "a long passphrase")
     if scopes is None:
         return signed.token.token
     credential = services.session_credential(signed.account)
@@ -65,12 +66,6 @@ def letters(handle: str, *kinds: str) -> list[tuple[str, dict[str, Any]]]:
 
 BOT = "bot:"
 REMATCH = GAMES + "/{}/rematch"
-
-
-def account_token(handle: str) -> str:
-    """A new account's first personal token (every scope); a bot account's: no password to
-    hash, and its seats are an account's like a person's."""
-    return services.sign_up(handle, "bot", None).token.token
 
 
 def is_personal(credential: str) -> bool:
