@@ -36,6 +36,7 @@ STREAM_COMMANDS = ("README.md", "## Live: the stream")
 STREAM_BOT = ("docs/CLIENTS.md", "## A bot on the stream")
 BOTS_AND_CLOCK = ("docs/RULES.md", "### R13 through the API")
 ACCOUNTS = ("README.md", "## Accounts: a name that lasts")
+TOGETHER = ("README.md", "## Playing together")
 
 pytestmark = [
     pytest.mark.server,
@@ -182,3 +183,24 @@ def test_the_readme_accounts_block_runs_as_written(live_server: Any) -> None:
     assert game["accounts"] == ["greedy", "my-first-bot"] and game["seat"] == 1
     kinds = [entry["type"] for entry in ast.literal_eval(entries)]
     assert kinds[:2] == ["game_started", "your_turn"]
+
+
+def test_the_readme_playing_together_block_runs_as_written(live_server: Any) -> None:
+    """The playing-together example, after the accounts one: a challenge accepted, its game
+    dealt, and a word in the players' room read back by the other seat."""
+    walkthrough = doc_block(WALKTHROUGH)
+    helpers = walkthrough[: walkthrough.index("# Create a 2-seat game")]
+    helpers = helpers.replace(DEFAULT_API, f"API={live_server.url}/api/v1")
+    script = helpers + doc_block(ACCOUNTS) + doc_block(TOGETHER)
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    status, messages = done.stdout.strip().splitlines()[-2:]
+    assert status == "accepted"
+    (message,) = ast.literal_eval(messages)
+    assert (message["name"], message["text"], message["room"]) == (
+        "my-rival",
+        "Good luck!",
+        "players",
+    )
