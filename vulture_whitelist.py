@@ -10,7 +10,6 @@ dotted path, and fields only ever read by reflection. (Vulture parses it; it is 
 
 import play
 from accounts import apps as accounts_apps
-from engine import state
 from engine.state import GameState, Grid
 from engine.view import LastAction
 from games import apps
@@ -52,7 +51,6 @@ apps.GamesConfig
 accounts_apps.AccountsConfig
 play_apps.PlayConfig
 loadtest_apps.LoadtestConfig
-play_apps.PlayConfig
 middleware.RequestBodyLimitMiddleware
 authentication.SeatTokenAuthentication
 renderers.JSONRenderer
@@ -109,17 +107,14 @@ web_accounts.login_handle, web_accounts.locked_out
 web_accounts.LoginPage.authentication_form, web_accounts.LoginPage.redirect_authenticated_user
 SignupForm.password_again, SignupForm.clean_handle, LoginForm.clean_username
 
-# Playing together: its app (named in INSTALLED_APPS as "play"), its door's module
-# `__getattr__` (PEP 562: Python calls it), the lobby form's `clean_<field>` hook, the
-# problem's `challenge_status` (a documented field), and the choices read through `.choices`
-# and `.values` (the API's enums, the decline form).
-play_apps.PlayConfig
+# Playing together: its door's module `__getattr__` (PEP 562: Python calls it), the lobby
+# form's `clean_<field>` hook, the problem's `challenge_status` (a documented field), and the
+# choices read through `.choices` and `.values` (the API's enums, the decline form).
 play.__getattr__
 CreateGameForm.clean_challenge
 schema.ProblemSerializer.challenge_status
 DeclineReason.GENERIC, DeclineReason.LATER, DeclineReason.TOO_FAST, DeclineReason.TOO_SLOW
 DeclineReason.RATED, DeclineReason.CASUAL, DeclineReason.NO_BOT, DeclineReason.ONLY_BOT
-state.OVER
 # Django reads a path converter's `regex` and calls `to_python` and `to_url`; DRF reads a
 # field's `default_error_messages` and dispatches PUT to `put`.
 api_urls.RoomConverter.regex, api_urls.RoomConverter.to_python, api_urls.RoomConverter.to_url
