@@ -4,10 +4,13 @@ and acts on it, each safe to run on any number of workers at once."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from play import matcher
 from play.challenges import expire_due_challenges
+
+logger = logging.getLogger("play.sweep")
 
 #: The steps of a sweep, in order; each answers how many things it acted on.
 SWEEP_STEPS: list[Callable[[], int]] = [
@@ -17,5 +20,15 @@ SWEEP_STEPS: list[Callable[[], int]] = [
 
 
 def sweep() -> int:
-    """Run every step once; answers how many things they acted on."""
-    return sum(step() for step in SWEEP_STEPS)
+    """Run every step once, each on its own: one that fails is logged and the others still
+    run (what it missed comes due again at the next sweep). Answers how many things they
+    acted on."""
+    return sum(_step(step) for step in SWEEP_STEPS)
+
+
+def _step(step: Callable[[], int]) -> int:
+    try:
+        return step()
+    except Exception:
+        logger.warning("sweep step %s failed", step.__qualname__, exc_info=True)
+        return 0

@@ -27,16 +27,18 @@ class Holder:
 
 def live_holds(game: Game) -> list[SeatHold]:
     """The game's holds that still keep a seat (with their accounts): none once it has left
-    `waiting`."""
+    `waiting`; none for an account deleted since (no one could take or free its seat)."""
     if game.status != "waiting":
         return []
     now = clock.now()
     alive = Q(expires_at__isnull=True) | Q(expires_at__gt=now)
-    return list(game.holds.filter(alive).select_related("account"))
+    live_account = Q(account__isnull=True) | Q(account__deleted_at__isnull=True)
+    return list(game.holds.filter(alive, live_account).select_related("account"))
 
 
 def _alive(hold: SeatHold, now: datetime) -> bool:
-    return hold.expires_at is None or hold.expires_at > now
+    unexpired = hold.expires_at is None or hold.expires_at > now
+    return unexpired and (hold.account is None or hold.account.deleted_at is None)
 
 
 def hold_for(game: Game, holder: Holder, open_seats: int) -> SeatHold | None:

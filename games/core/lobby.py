@@ -40,7 +40,7 @@ from games.core.reading import game_and_seat, game_uuid, get_game, refuse_if_pla
 from games.core.resources import with_links
 from games.core.states import game_state, shuffler_of
 from games.core.tokens import Credential, hash_token, new_token
-from games.models import ENDED, Game, Seat, SeatHold
+from games.models import ENDED, Game, Seat, SeatHold, Status
 
 SEED_BITS = 63
 
@@ -289,22 +289,25 @@ def listed_games(query: dict[str, Any], viewer: int | None = None) -> Any:
     `seeded`; stale games only with `stale`), in its `ordering` (the id breaks ties), their
     seats fetched with them: the API's list and the web lobby show the same games. Unlisted
     games are left out but for the account `viewer` seated in them (or holding a seat)."""
-    games = with_links(Game.objects.filter(_visible_to(viewer)))
+    games = with_links(Game.objects.filter(visible_to(viewer)))
     if not query.get("stale"):
         games = games.exclude(~Q(status__in=ENDED), updated_at__lt=stale_before())
     if "status" in query:
         games = games.filter(status=query["status"])
     if "seats" in query:
         games = games.filter(seats=query["seats"])
-    if "open_seats" in query:
-        games = games.filter(seats__gte=F("players_joined") + query["open_seats"])
+    if "open_seats" in query:  # seats to take: a waiting game's (a canceled one keeps its own)
+        open_seats = F("players_joined") + query["open_seats"]
+        games = games.filter(status=Status.WAITING, seats__gte=open_seats)
     if "seeded" in query:
         games = games.filter(seeded=query["seeded"])
     ordering = query["ordering"]
     return games.order_by(ordering, "-id" if ordering.startswith("-") else "id")
 
 
-def _visible_to(viewer: int | None) -> Q:
+def visible_to(viewer: int | None) -> Q:
+    """The games the account `viewer` (None: anyone) may find in a list: the listed ones, and
+    the unlisted ones it sits in, holds a seat in or created (their link is the invitation)."""
     if viewer is None:
         return Q(listed=True)
     mine = Q(seat_rows__account_id=viewer) | Q(holds__account_id=viewer) | Q(created_by=viewer)

@@ -17,6 +17,7 @@ from accounts.credentials import AccountCredential
 from accounts.models import Account
 from accounts.services import find_player, live_account
 from engine import seats_to_act
+from games.core.lobby import visible_to
 from games.core.resources import game_summary, iso_time, with_links
 from games.core.states import game_state
 from games.models import Game, Seat, Status
@@ -94,11 +95,12 @@ def _games_of(account_id: int, status: str | None) -> QuerySet[Game]:
     return games if status is None else games.filter(status=status)
 
 
-def player_games(handle: str, status: str | None) -> QuerySet[Game]:
+def player_games(handle: str, status: str | None, viewer: int | None = None) -> QuerySet[Game]:
     """The games a live player sat in (`status`: a game status or `active`), newest first,
-    their seats fetched with them: pages of them are the lobby's entries."""
+    their seats fetched with them: pages of them are the lobby's entries. Its unlisted games
+    only for an account `viewer` that may find them too (`lobby.visible_to`)."""
     account = find_player(handle)
-    games = with_links(_games_of(account.id, status))
+    games = with_links(_games_of(account.id, status).filter(visible_to(viewer)))
     return games.order_by("-created_at", "-id")
 
 

@@ -106,13 +106,14 @@ def seen_events(game: Game, seat: int | None, upto: int) -> list[Seen]:
     ]
 
 
-def _listed(*statuses: str) -> list[dict[str, Any]]:
-    """The lobby's entries of games in `statuses`, the most recently active first."""
+def _listed(viewer: int | None, *statuses: str) -> list[dict[str, Any]]:
+    """The lobby's entries of games in `statuses`, the most recently active first, as the API
+    lists them to the account `viewer` (its private games too; None: a guest)."""
     query = {"ordering": "-updated_at"}
     games = [
         game
         for status in statuses
-        for game in core.listed_games({**query, "status": status})[:LOBBY_GAMES]
+        for game in core.listed_games({**query, "status": status}, viewer)[:LOBBY_GAMES]
     ]
     games.sort(key=lambda game: game.updated_at, reverse=True)
     return [_entry(game_summary(game)) for game in games[:LOBBY_GAMES]]
@@ -138,17 +139,18 @@ def _entry(summary: dict[str, Any]) -> dict[str, Any]:
 def _render_lobby(
     request: HttpRequest, form: CreateGameForm | None = None, status: int = 200
 ) -> HttpResponse:
+    person = person_credential(request)
+    viewer = None if person is None else person.account_id
     lists = {
-        "waiting": _listed(Status.WAITING),
-        "playing": _listed(Status.SETUP, Status.PLAYING),
-        "finished": _listed(Status.FINISHED),
+        "waiting": _listed(viewer, Status.WAITING),
+        "playing": _listed(viewer, Status.SETUP, Status.PLAYING),
+        "finished": _listed(viewer, Status.FINISHED),
     }
     yours = _your_games(request)
     held = held_games(request) | {game["id"] for game in yours}
     for game in lists["waiting"]:
         game["held"] = game["id"] in held
         game["join_form"] = JoinForm(auto_id=f"join-{game['id']}-%s")
-    person = person_credential(request)
     creator = form or CreateGameForm(initial={"name": person.handle} if person else None)
     context = {
         "form": creator,

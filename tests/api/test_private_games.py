@@ -50,6 +50,37 @@ def free(api: APIClient, game_id: str, handle: str, token: str | None) -> Any:
 # Listed or not
 
 
+def test_a_player_s_private_games_are_listed_to_those_who_may_find_them(api: APIClient) -> None:
+    ada, eve = account("ada"), account("eve")
+    private = created(api, {"seats": 2, "listed": False}, ada)["id"]
+    assert account_join(api, private, ada).status_code == 201
+    public = created(api, {"seats": 2})["id"]
+    assert account_join(api, public, ada).status_code == 201
+
+    def games_of_ada(token: str | None) -> list[str]:
+        auth = bearer(token) if token else {}
+        answer = api.get("/api/v1/players/ada/games", **auth)
+        assert answer.status_code == 200, answer.content
+        assert "Authorization" in answer["Vary"]
+        return [game["id"] for game in answer.json()["results"]]
+
+    assert games_of_ada(None) == games_of_ada(eve) == [public]
+    assert set(games_of_ada(ada)) == {private, public}
+
+
+def test_the_lobby_list_varies_with_its_caller(api: APIClient) -> None:
+    answer = api.get(GAMES)
+    assert "Authorization" in answer["Vary"] and "private" in answer["Cache-Control"]
+
+
+def test_open_seats_are_a_waiting_game_s(api: APIClient) -> None:
+    """A canceled game keeps the seats no one took: it has none to offer."""
+    waiting = created(api, {"seats": 3})["id"]
+    canceled = created(api, {"seats": 3})["id"]
+    core.cancel_game(canceled, "canceled")
+    assert listed_ids(api, open_seats=1) == [waiting]
+
+
 def test_a_private_game_is_listed_for_its_own_accounts_only(api: APIClient) -> None:
     ada, bob, eve = (account(handle) for handle in ("ada", "bob", "eve"))
     public = created(api, {"seats": 3})["id"]

@@ -10,7 +10,7 @@ import pytest
 
 from accounts.credentials import AccountCredential
 from accounts.errors import AccountRequired
-from accounts.services import acting_for, sign_up
+from accounts.services import acting_for, delete_account, sign_up
 from engine import RuleError
 from engine.audit import verify_log
 from games import core
@@ -111,3 +111,12 @@ def test_unlisted_games_are_listed_for_their_own_accounts_only() -> None:
         public.id,
     }
     assert [g.id for g in core.listed_games(query, viewer=bob.account_id)] == [public.id]
+
+
+def test_a_deleted_account_s_hold_keeps_no_seat() -> None:
+    ada, bob = account("ada-bot"), account("bob-bot")
+    game = core.create_game(seats=2, options=None, seed=None, reserved=["bob-bot"], created_by=ada)
+    core.join_game(game.id, "", account=ada)
+    delete_account(bob)
+    assert core.held_handles(Game.objects.get(pk=game.id)) == []
+    assert core.join_game(game.id, "A stranger").state.phase == "setup"

@@ -299,7 +299,9 @@ class PlayerGamesView(PerViewerView):
         operation_id="list_player_games",
         summary="List a player's games",
         description="The games the player sat in, newest first, paged as the lobby is "
-        "(`status=active`: setup or playing). 404 `player_not_found` for no such player.",
+        "(`status=active`: setup or playing). Its private games (`listed: false`) are listed "
+        "only to an account that sits in them, holds a seat in them or created them (a "
+        "personal token). 404 `player_not_found` for no such player.",
         tags=["accounts"],
         auth=[],
         parameters=_page_parameters([*GAME_STATUS_FILTERS, "active"]),
@@ -309,7 +311,9 @@ class PlayerGamesView(PerViewerView):
         query = PlayerGamesQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         chosen = query.validated_data
-        games = core.player_games(handle, chosen.get("status"))
+        viewer = account_credential(request)
+        viewer_id = None if viewer is None else viewer.account_id
+        games = core.player_games(handle, chosen.get("status"), viewer_id)
         paginator = GamePagination(chosen["limit"], chosen["offset"])
         page = paginator.paginate_queryset(games, request, view=self)
         return paginator.get_paginated_response([game_summary(game) for game in page or []])

@@ -96,7 +96,7 @@ class GamePagination(LimitOffsetPagination):
         return self.chosen_offset
 
 
-class GameListView(APIView):
+class GameListView(PerViewerView):
     """The lobby: list games (filter by status) and create one."""
 
     def get_throttles(self) -> list[Any]:

@@ -14,6 +14,8 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -48,19 +50,22 @@ def _sweep_forever() -> None:
     """Sweep with no grace at once (what came due while no worker ran), then periodically."""
     grace = 0.0
     while True:
-        try:
-            found = core.sweep(grace)
-            if found:
-                logger.info("sweep: queued jobs for %d games", found)
-            done = play_sweep()
-            if done:
-                logger.info("sweep: %d challenges and seeks acted on", done)
-        except Exception:  # a database down now may be up at the next sweep
-            logger.warning("sweep failed", exc_info=True)
-        finally:
-            close_old_connections()
+        _logged("sweep: queued jobs for %d games", partial(core.sweep, grace))
+        _logged("sweep: %d challenges and seeks acted on", play_sweep)
+        close_old_connections()
         grace = settings.SKYJO_SWEEP_GRACE
         time.sleep(settings.SKYJO_SWEEP_SECONDS)
+
+
+def _logged(found: str, sweep: Callable[[], int]) -> None:
+    """One sweep, its count logged; a failure is logged and left to the next sweep (a
+    database down now may be up then), and never stops the other sweeps."""
+    try:
+        done = sweep()
+        if done:
+            logger.info(found, done)
+    except Exception:
+        logger.warning("sweep failed", exc_info=True)
 
 
 def _keep_connections() -> None:
@@ -88,7 +93,7 @@ class Command(DatabaseWorkerCommand):
         """Failures at the default verbosity; each job at 2; more at 3."""
         super().configure_logging(max(0, verbosity - 1))
         level = {0: logging.CRITICAL, 1: logging.WARNING, 2: logging.INFO}.get(verbosity)
-        for name in ("django_tasks", "django_tasks_db", "games.worker"):
+        for name in ("django_tasks", "django_tasks_db", "games.worker", "play"):
             logging.getLogger(name).setLevel(level or logging.DEBUG)
         if not logger.hasHandlers():
             logger.addHandler(logging.StreamHandler(self.stdout))

@@ -67,6 +67,8 @@ def test_a_person_finds_their_private_game_in_their_games() -> None:
     game = Game.objects.get(pk=game_id)
     assert game.listed is False and game.created_by.handle == "Ada"  # type: ignore[union-attr]
     assert game_id not in page(Client(), "/")
+    assert game_id in page(ada, "/")  # its creator's lobby lists it, as the API does
+    assert game_id not in page(person("Eve"), "/")
     join(ada, game_id, "")  # seated as Ada
     lobby = page(ada, "/")
     assert "Your games" in lobby and game_id in lobby
