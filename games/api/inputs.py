@@ -28,8 +28,8 @@ from engine.options import (
 )
 from games.api.closed import ClosedShape
 from games.core import ACCOUNT_GAME_STATUSES, bots
+from games.core.cursors import Cursor, parse_cursor
 from games.core.names import MAX_NAME_LENGTH, NAME_PATTERN, is_valid_name, normalized_name
-from games.live.chat_stream import Cursor, parse_cursor
 from games.models import Status
 from play import DEFAULT_EXPIRES_IN, MAX_EXPIRES_IN, MIN_EXPIRES_IN
 from play.models import ChallengeStatus, DeclineReason
@@ -326,7 +326,7 @@ class StreamQuerySerializer(serializers.Serializer):
 
 class StreamCursorField(serializers.CharField):
     """A game stream's place in the query string: a frame's id, `17` or `17:3` (an event's
-    sequence, and the chat's: `games.live.chat_stream`); present but empty is refused."""
+    sequence, and the chat's: `games.core.cursors`); present but empty is refused."""
 
     default_error_messages = {
         "invalid": "Expected a frame's id: a whole number, or two joined by a colon (12:3), "
