@@ -8,8 +8,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-import orjson
-from django.http import HttpResponse, HttpResponseBase
+from django.http import HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import Throttled
@@ -20,7 +19,6 @@ from rest_framework.views import APIView
 import play
 from accounts.credentials import AccountCredential
 from accounts.scopes import SCOPES
-from games.api.headers import idempotency_key
 from games.api.inputs import (
     CHALLENGE_DIRECTIONS,
     MAX_OFFSET,
@@ -41,7 +39,12 @@ from games.api.schema import (
 from games.api.shapes import CHALLENGE_STATUSES, ChallengeListSerializer, ChallengeSerializer
 from games.api.throttling import ChallengeCreationThrottle, PageBotSeatThrottle
 from games.api.views.accounts import signed_in
-from games.api.views.common import PerViewerView, answer_response
+from games.api.views.common import (
+    PerViewerView,
+    answer_response,
+    answered_id,
+    keyed_by_account,
+)
 from games.api.views.lobby import GamePagination
 from games.core import idempotency
 from play.models import Challenge
@@ -78,32 +81,21 @@ def needs(description: str, *scopes: str) -> dict[str, Any]:
     }
 
 
-def _keyed(
-    request: Request, account: AccountCredential, *what: Any
-) -> idempotency.Idempotency | None:
-    """The request's `Idempotency-Key`, in the scope of the account's keys."""
-    key = idempotency_key(request)
-    if key is None:
-        return None
-    scope = idempotency.account_scope(account.account_id)
-    return idempotency.Idempotency(scope, key, idempotency.fingerprint(*what))
-
-
 def _answered(
     request: Request,
     account: AccountCredential,
     what: tuple[Any, ...],
     perform: Callable[[], Challenge],
     status: int = 200,
-) -> HttpResponseBase:
-    """`perform` once per `Idempotency-Key`, answering the challenge it leaves (a retry: the
-    first answer, byte for byte)."""
+) -> idempotency.Answer:
+    """`perform` once per `Idempotency-Key` (the account's), answering the challenge it leaves
+    (a retry: the first answer, byte for byte)."""
 
     def answer(_: object) -> idempotency.Answer:
         challenge = perform()
         return idempotency.Answer(status, play.challenge_data(challenge), None, challenge.game_id)
 
-    return answer_response(idempotency.run(_keyed(request, account, *what), answer))
+    return idempotency.run(keyed_by_account(request, account.account_id, *what), answer)
 
 
 def _count_bot_seats(request: Request, bots: int) -> None:
@@ -203,17 +195,10 @@ class ChallengeListView(PerViewerView):
         )
         what = ("create_challenge", chosen)
         perform = partial(play.create_challenge, credential, asked)
-        response = _answered(request, credential, what, perform, status=201)
-        response["Location"] = f"/api/v1/challenges/{_challenge_id(response)}"
+        answer = _answered(request, credential, what, perform, status=201)
+        response = answer_response(answer)
+        response["Location"] = f"/api/v1/challenges/{answered_id(answer)}"
         return response
-
-
-def _challenge_id(response: HttpResponseBase) -> str:
-    """The id of the challenge an answer holds (as data, or as a replay's bytes)."""
-    if isinstance(response, Response):
-        return str(response.data["id"])
-    assert isinstance(response, HttpResponse)
-    return str(orjson.loads(response.content)["id"])
 
 
 class ChallengeDetailView(PerViewerView):
@@ -266,7 +251,7 @@ class AcceptChallengeView(PerViewerView):
         EmptySerializer(data=_empty_or(request)).is_valid(raise_exception=True)
         what = ("accept_challenge", challenge_id)
         perform = partial(play.accept_challenge, credential, challenge_id)
-        return _answered(request, credential, what, perform)
+        return answer_response(_answered(request, credential, what, perform))
 
 
 class DeclineChallengeView(PerViewerView):
@@ -293,7 +278,7 @@ class DeclineChallengeView(PerViewerView):
         reason = form.validated_data["reason"]
         what = ("decline_challenge", challenge_id, reason)
         perform = partial(play.decline_challenge, credential, challenge_id, reason)
-        return _answered(request, credential, what, perform)
+        return answer_response(_answered(request, credential, what, perform))
 
 
 class CancelChallengeView(PerViewerView):
@@ -317,4 +302,4 @@ class CancelChallengeView(PerViewerView):
         EmptySerializer(data=_empty_or(request)).is_valid(raise_exception=True)
         what = ("cancel_challenge", challenge_id)
         perform = partial(play.cancel_challenge, credential, challenge_id)
-        return _answered(request, credential, what, perform)
+        return answer_response(_answered(request, credential, what, perform))

@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 import play
-from games.api.headers import idempotency_key, seat_credential
+from games.api.headers import seat_credential
 from games.api.inputs import QueryChoiceField, QueryIntegerField, StrictCharField, StrictSerializer
 from games.api.schema import (
     GAME_ID,
@@ -31,7 +31,12 @@ from games.api.schema import (
     whole_number,
 )
 from games.api.views.accounts import NO_CONTENT
-from games.api.views.common import PerViewerView, answer_response
+from games.api.views.common import (
+    PerViewerView,
+    answer_response,
+    keyed_by_account,
+    keyed_by_seat,
+)
 from games.core import idempotency
 
 #: The rooms (the schema's enum `ChatRoom`).
@@ -187,16 +192,11 @@ def _chat_key(
     request: Request, author: play.Speaker, room: str, text: str
 ) -> idempotency.Idempotency | None:
     """A seat's key belongs to the seat (as its actions' do), a spectator's to its account."""
-    key = idempotency_key(request)
-    if key is None:
-        return None
     game = author.game.id
+    what = ("post_chat_message", game, room, text)
     if author.seat is not None:
-        scope = idempotency.seat_scope(game, author.seat)
-    else:
-        scope = idempotency.account_scope(int(author.account_id or 0))
-    what = idempotency.fingerprint("post_chat_message", game, room, text)
-    return idempotency.Idempotency(scope, key, what)
+        return keyed_by_seat(request, game, author.seat, *what)
+    return keyed_by_account(request, int(author.account_id or 0), *what)
 
 
 def _posted(author: play.Speaker, room: str, text: str) -> idempotency.Answer:

@@ -69,7 +69,9 @@ from games.api.views.common import (
     answer_response,
     authenticated_before_bad_request,
     client_address,
+    keyed_by_account,
     keyed_by_address,
+    keyed_by_seat,
     with_etag,
 )
 from games.core import bots, idempotency
@@ -338,11 +340,9 @@ def _join_key(
     request: Request, account: AccountCredential | None, what: tuple[Any, ...]
 ) -> idempotency.Idempotency | None:
     """A guest's join key belongs to its address, an account's to the account."""
-    key = idempotency_key(request)
-    if account is None or key is None:
+    if account is None:
         return keyed_by_address(request, *what)
-    scope = idempotency.account_scope(account.account_id)
-    return idempotency.Idempotency(scope, key, idempotency.fingerprint(*what))
+    return keyed_by_account(request, account.account_id, *what)
 
 
 def _joined(
@@ -477,8 +477,9 @@ def _seat_key(
     if key is None:
         return None
     presented = None if credential is None else credential.seat_hash(core.game_uuid(game_id))
-    what = idempotency.fingerprint(operation, seat, presented, client_address(request))
-    return idempotency.Idempotency(idempotency.seat_scope(game_id, seat), key, what)
+    return keyed_by_seat(
+        request, game_id, seat, operation, seat, presented, client_address(request)
+    )
 
 
 def _rotated(game_id: str, seat: int, credential: Credential | None) -> idempotency.Answer:

@@ -26,6 +26,7 @@ from games.api.views.common import (
     PerViewerView,
     answer_response,
     authenticated_before_bad_request,
+    keyed_by_account,
 )
 from games.core import idempotency
 from games.core.tokens import Credential
@@ -79,7 +80,7 @@ class RematchView(PerViewerView):
             raw = request.data if request.data not in (None, "") else {}
             EmptySerializer(data=raw).is_valid(raise_exception=True)
             key = idempotency_key(request)
-        keyed = _rematch_key(game_id, credential, key)
+        keyed = _rematch_key(request, game_id, credential, key)
         answer = idempotency.run(keyed, lambda _: _rematched(game_id, credential))
         response = answer_response(answer)
         response["Cache-Control"] = "no-store"
@@ -87,17 +88,16 @@ class RematchView(PerViewerView):
 
 
 def _rematch_key(
-    game_id: str, credential: Credential | None, key: str | None
+    request: Request, game_id: str, credential: Credential | None, key: str | None
 ) -> idempotency.Idempotency | None:
-    """A rematch's key belongs to its caller: the old game's seat (as its actions' keys do),
-    or the account."""
+    """A rematch's key belongs to its caller: the account, or the old game's seat (as its
+    actions' keys do; 401 for a token of none of its seats)."""
     if key is None:
         return None
-    what = idempotency.fingerprint("rematch", str(core.game_uuid(game_id)))
+    what = ("rematch", str(core.game_uuid(game_id)))
     if isinstance(credential, AccountCredential):
-        scope = idempotency.account_scope(credential.account_id)
-        return idempotency.Idempotency(scope, key, what)
-    return core.seat_key(game_id, credential, key, what)
+        return keyed_by_account(request, credential.account_id, *what)
+    return core.seat_key(game_id, credential, key, idempotency.fingerprint(*what))
 
 
 def _rematched(game_id: str, credential: Credential | None) -> idempotency.Answer:

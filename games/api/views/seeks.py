@@ -5,7 +5,6 @@ here, beside their only view."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 from typing import Any
 
@@ -20,7 +19,6 @@ from rest_framework.response import Response
 import play
 from accounts.credentials import AccountCredential
 from engine.options import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS
-from games.api.headers import idempotency_key
 from games.api.inputs import StrictIntegerField, StrictSerializer
 from games.api.schema import (
     IDEMPOTENCY_KEY,
@@ -31,7 +29,12 @@ from games.api.schema import (
     scoped,
 )
 from games.api.views.accounts import NO_CONTENT, signed_in
-from games.api.views.common import PerViewerView, answer_response
+from games.api.views.common import (
+    PerViewerView,
+    answer_response,
+    answered_id,
+    keyed_by_account,
+)
 from games.core import idempotency
 from play.models import SeekStatus
 
@@ -154,10 +157,10 @@ class SeekListView(PerViewerView):
         form = CreateSeekSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         wanted = _wanted(form.validated_data)
-        keyed = _account_key(request, account.account_id, wanted)
+        keyed = keyed_by_account(request, account.account_id, "create_seek", asdict(wanted))
         answer = idempotency.run(keyed, lambda _: _created(account, wanted))
         response = answer_response(answer)
-        response["Location"] = f"/api/v1/seeks/{_seek_id(answer)}"
+        response["Location"] = f"/api/v1/seeks/{answered_id(answer)}"
         return response
 
 
@@ -170,26 +173,9 @@ def _wanted(chosen: dict[str, Any]) -> play.SeekRequest:
     )
 
 
-def _account_key(
-    request: Request, account_id: int, wanted: play.SeekRequest
-) -> idempotency.Idempotency | None:
-    """A seek's key belongs to its account."""
-    key = idempotency_key(request)
-    if key is None:
-        return None
-    what = idempotency.fingerprint("create_seek", asdict(wanted))
-    return idempotency.Idempotency(idempotency.account_scope(account_id), key, what)
-
-
 def _created(account: AccountCredential, wanted: play.SeekRequest) -> idempotency.Answer:
     seek = play.create_seek(account, wanted)
     return idempotency.Answer(201, play.seek_data(seek), None, None)
-
-
-def _seek_id(answer: idempotency.Answer) -> str:
-    """The seek's id in an answer, as data or as the stored bytes of a replay."""
-    body = json.loads(answer.body) if isinstance(answer.body, bytes) else answer.body
-    return str(body["id"])
 
 
 class SeekView(PerViewerView):
