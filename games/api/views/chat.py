@@ -1,26 +1,20 @@
 """The `chat` tag: each game's chat, its two rooms, and the rooms a seat muted. Thin: the use
-cases are `play`'s (`play/chat.py`); what a request may send and what it is answered are
-declared here, beside the views, as the schema shows them."""
+cases are `play`'s (`play/chat.py`); what a request may send is in `games.api.inputs`, what it
+is answered in `games.api.shapes`."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.http import HttpResponseBase
-from drf_spectacular.utils import (
-    OpenApiExample,
-    OpenApiParameter,
-    extend_schema,
-    extend_schema_field,
-)
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status as http
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 import play
 from games.api.headers import seat_credential
-from games.api.inputs import QueryChoiceField, QueryIntegerField, StrictCharField, StrictSerializer
+from games.api.inputs import ChatQuerySerializer, PostChatMessageSerializer
 from games.api.schema import (
     GAME_ID,
     IDEMPOTENCY_KEY,
@@ -30,6 +24,7 @@ from games.api.schema import (
     problems,
     whole_number,
 )
+from games.api.shapes import CHAT_ROOMS, ChatMessageSerializer, ChatMessagesSerializer
 from games.api.views.accounts import NO_CONTENT
 from games.api.views.common import (
     PerViewerView,
@@ -39,8 +34,6 @@ from games.api.views.common import (
 )
 from games.core import idempotency
 
-#: The rooms (the schema's enum `ChatRoom`).
-CHAT_ROOMS = list(play.ROOMS)
 #: A writer presents a seat's token or a personal token (scope `chat:write`).
 SEAT_OR_ACCOUNT: Any = [{"SeatToken": []}, {"AccountToken": []}]
 
@@ -51,56 +44,6 @@ _WHO = (
     "their handle. A seat is its seat token, or its account's personal token; a spectator's "
     "account its personal token."
 )
-
-
-@extend_schema_field({"type": "string", "minLength": 1, "maxLength": play.MAX_TEXT})
-class ChatTextField(StrictCharField):
-    """A message's text, checked once normalized (`play.clean_text`)."""
-
-
-class PostChatMessageSerializer(StrictSerializer):
-    """A message to write in one of the game's rooms."""
-
-    room = serializers.ChoiceField(choices=CHAT_ROOMS, help_text="The room to write in.")
-    text = ChatTextField(
-        trim_whitespace=False,  # normalized by the use case, which counts what it keeps
-        help_text=f"1 to {play.MAX_TEXT} characters once normalized: NFC, the spaces around "
-        "removed. Control characters (line breaks, tabs...) and the bidirectional overrides "
-        "and isolates are refused.",
-    )
-
-
-class ChatQuerySerializer(serializers.Serializer):
-    room = QueryChoiceField(choices=CHAT_ROOMS, required=False)
-    after = QueryIntegerField(min_value=0, max_value=2**31 - 1, default=0)
-    limit = QueryIntegerField(min_value=1, max_value=play.MAX_PAGE, default=play.PAGE)
-
-
-class ChatMessageSerializer(serializers.Serializer):
-    """One message of a game's chat, as every reader sees it."""
-
-    sequence = serializers.IntegerField(
-        help_text="Its place in the game's chat, across both rooms: 1, 2, 3..."
-    )
-    room = serializers.ChoiceField(choices=CHAT_ROOMS)
-    name = serializers.CharField(
-        help_text="Who wrote it: the seat's name, or the account's handle for a spectator."
-    )
-    account = serializers.CharField(
-        allow_null=True, help_text="The writer's account handle; null for a guest's seat."
-    )
-    text = serializers.CharField(
-        help_text="What was written (plain text: show it as text, never as HTML)."
-    )
-    at = serializers.DateTimeField(help_text="When it was written.")
-
-
-class ChatMessagesSerializer(serializers.Serializer):
-    messages = ChatMessageSerializer(many=True, help_text="Oldest first.")
-    muted = serializers.ListField(
-        child=serializers.ChoiceField(choices=CHAT_ROOMS),
-        help_text="The rooms the caller's seat muted, left out of `messages` (a spectator: none).",
-    )
 
 
 ROOM = OpenApiParameter(

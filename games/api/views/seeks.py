@@ -1,25 +1,22 @@
 """The `seeks` tag: quick play. An account seeks a game (a range of seats, a clock, bots after
 a wait), reads its seek until the matcher has seated it, or withdraws it. Thin: the use cases
-are `play`'s (`play.seeks`, `play.matcher`); the body's serializer and the answer's shape are
-here, beside their only view."""
+are `play`'s (`play.seeks`, `play.matcher`); the body's serializer is in `games.api.inputs`, the
+answer's shape in `games.api.shapes`."""
 
 from __future__ import annotations
 
 from dataclasses import asdict
 from typing import Any
 
-from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
 from rest_framework import status as http
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 import play
 from accounts.credentials import AccountCredential
-from engine.options import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS
-from games.api.inputs import StrictIntegerField, StrictSerializer
+from games.api.inputs import CreateSeekSerializer
 from games.api.schema import (
     IDEMPOTENCY_KEY,
     IDEMPOTENT_REPLAYED,
@@ -28,6 +25,7 @@ from games.api.schema import (
     problems,
     scoped,
 )
+from games.api.shapes import SeekSerializer
 from games.api.views.accounts import NO_CONTENT, signed_in
 from games.api.views.common import (
     PerViewerView,
@@ -36,83 +34,10 @@ from games.api.views.common import (
     keyed_by_account,
 )
 from games.core import idempotency
-from play.models import SeekStatus
 
 SEEK_ID = OpenApiParameter(
     "seek_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The seek's id."
 )
-
-
-class SeatRangeSerializer(StrictSerializer):
-    """The game sizes a seeker accepts: any number of seats from `min` to `max`."""
-
-    min = StrictIntegerField(
-        min_value=MIN_SEATS, max_value=MAX_SEATS, help_text="The fewest seats (2 to 8)."
-    )
-    max = StrictIntegerField(
-        min_value=MIN_SEATS, max_value=MAX_SEATS, help_text="The most seats (`min` to 8)."
-    )
-
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        if data["min"] > data["max"]:
-            raise serializers.ValidationError({"max": ["Ensure this value is at least min."]})
-        return data
-
-
-class CreateSeekSerializer(StrictSerializer):
-    """A seek: the seats accepted, the clock, and how long before bots may fill the table."""
-
-    seats = SeatRangeSerializer()
-    turn_seconds = StrictIntegerField(
-        min_value=MIN_TURN_SECONDS,
-        max_value=MAX_TURN_SECONDS,
-        default=None,
-        allow_null=True,
-        help_text="Each turn's clock, in seconds (R13), as a game's option; null (the "
-        "default): no clock. Only seekers with the same clock are matched.",
-    )
-    bots_after = StrictIntegerField(
-        min_value=0,
-        max_value=settings.SEEK_MAX_SECONDS,
-        default=None,
-        allow_null=True,
-        help_text="Seconds after which bots may fill the empty seats of your game (up to "
-        "the fewest seats its seekers accept); 0: at once. Null (the default): no bots, keep "
-        "waiting for people.",
-    )
-
-
-class SeekSeatsSerializer(serializers.Serializer):
-    min = serializers.IntegerField()
-    max = serializers.IntegerField()
-
-
-class SeekSerializer(serializers.Serializer):
-    """A seek, as its account reads it."""
-
-    id = serializers.UUIDField()
-    status = serializers.ChoiceField(
-        choices=SeekStatus.choices,
-        help_text="`searching` until the matcher seats you (`matched`: `game` and `seat` say "
-        "where), you delete it (`canceled`), or it lapses (`expired`).",
-    )
-    created_at = serializers.DateTimeField()
-    seats = SeekSeatsSerializer(help_text="The seat counts accepted.")
-    turn_seconds = serializers.IntegerField(allow_null=True, help_text="The clock; null: none.")
-    bots_after = serializers.IntegerField(
-        allow_null=True, help_text="Seconds before bots may fill the table; null: never."
-    )
-    expires_at = serializers.DateTimeField(
-        allow_null=True,
-        help_text="While searching: when the seek expires unless your account is seen before "
-        "(an open account stream, or a read of the seek, moves it on, never past "
-        "`SEEK_MAX_SECONDS` after `created_at`). Expired: when it did. Null once matched or "
-        "canceled.",
-    )
-    game = serializers.UUIDField(
-        allow_null=True, help_text="Once matched: the game you are seated in."
-    )
-    seat = serializers.IntegerField(allow_null=True, help_text="Once matched: your seat in it.")
 
 
 _LIFETIME = (
