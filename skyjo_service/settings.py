@@ -467,7 +467,8 @@ ACCOUNT_TOKEN_SCHEME = {
     "scheme": "bearer",
     "description": "A personal token of an account (`skyjo_pat_` and 43 characters), answered "
     "once by `create_account` or `create_token`. It lasts across games; each operation names "
-    "the scopes it needs (`x-required-scopes`), and a token without them is refused with 403 "
+    "the scopes it needs, every one of those its `x-required-scopes` lists or any one of those "
+    "its `x-required-scopes-any` lists, and a token without them is refused with 403 "
     "`missing_scope`. For an account's seat it acts as the seat's token (scope `play`).",
 }
 

@@ -18,7 +18,6 @@ from rest_framework.views import APIView
 
 import play
 from accounts.credentials import AccountCredential
-from accounts.scopes import SCOPES
 from games.api.inputs import (
     CHALLENGE_DIRECTIONS,
     MAX_OFFSET,
@@ -29,11 +28,12 @@ from games.api.inputs import (
     EmptySerializer,
 )
 from games.api.schema import (
-    ACCOUNT_ONLY,
     IDEMPOTENCY_KEY,
     IDEMPOTENT_REPLAYED,
     RETRY_AFTER,
+    every_scope,
     problems,
+    scoped,
     whole_number,
 )
 from games.api.shapes import CHALLENGE_STATUSES, ChallengeListSerializer, ChallengeSerializer
@@ -64,21 +64,6 @@ _SEE_THE_LETTERS = (
     "Written to the parties' account streams in the same transaction (docs/CLIENTS.md, "
     "Challenges, says who gets which letter)."
 )
-
-
-def needs(description: str, *scopes: str) -> dict[str, Any]:
-    """`extend_schema` arguments of a challenge operation that needs every one of `scopes`:
-    its security, its description ending with them, and `x-required-scopes`."""
-    assert all(scope in SCOPES for scope in scopes)
-    named = " and ".join(f"`{scope}`" for scope in scopes)
-    plural = "s" if len(scopes) > 1 else ""
-    return {
-        "auth": ACCOUNT_ONLY,
-        "description": f"{description} Needs a personal token with the scope{plural} "
-        f"{named} (403 `missing_scope`, naming the first missing, without; 401 "
-        "`account_token_required` with a seat token or none).",
-        "extensions": {"x-required-scopes": list(scopes)},
-    }
 
 
 def _answered(
@@ -122,11 +107,11 @@ class ChallengeListView(PerViewerView):
         operation_id="list_challenges",
         summary="List your challenges",
         tags=["challenges"],
-        **needs(
+        **scoped(
             "The challenges you made (`direction=outgoing`) and received (`incoming`), or "
             "both, newest first, paged as the lobby is; `status=` keeps one status (`expired` "
             "as soon as a pending one's `expires_at` passes).",
-            "challenge:read",
+            every_scope("challenge:read"),
         ),
         parameters=[
             OpenApiParameter(
@@ -161,7 +146,7 @@ class ChallengeListView(PerViewerView):
         operation_id="create_challenge",
         summary="Challenge players",
         tags=["challenges"],
-        **needs(
+        **scoped(
             "A new game, waiting, for you and the accounts `players` names: you take seat 0 "
             "(your account's seat), the `bots` the seats after it, and a seat is held for "
             "each invitee until the challenge closes (anyone else joining gets 409 "
@@ -172,8 +157,7 @@ class ChallengeListView(PerViewerView):
             "`player_not_found` for no such account. Rate limited per account (scope "
             "`challenge_create`, 60 an hour in production) and, for its bots, per address "
             "(`bot_seat`): 429 `throttled` beyond.",
-            "challenge:write",
-            "play",
+            every_scope("challenge:write", "play"),
         ),
         request=CreateChallengeSerializer,
         parameters=[IDEMPOTENCY_KEY, LOCATION, IDEMPOTENT_REPLAYED, RETRY_AFTER],
@@ -208,10 +192,10 @@ class ChallengeDetailView(PerViewerView):
         operation_id="get_challenge",
         summary="Get a challenge",
         tags=["challenges"],
-        **needs(
+        **scoped(
             "The challenge, for its challenger and its invitees (404 `challenge_not_found` "
             "for anyone else, as for no such challenge).",
-            "challenge:read",
+            every_scope("challenge:read"),
         ),
         parameters=[CHALLENGE_ID, RETRY_AFTER],
         responses={200: ChallengeSerializer, **problems(401, 403, 404)},
@@ -231,7 +215,7 @@ class AcceptChallengeView(PerViewerView):
         operation_id="accept_challenge",
         summary="Accept a challenge",
         tags=["challenges"],
-        **needs(
+        **scoped(
             "An invitee takes the seat held for it in the challenge's game (its account's "
             "seat, as a join with a personal token). Once every invitee has, the challenge is "
             "`accepted`, and the game deals when its last seat is taken. Every party gets a "
@@ -239,8 +223,7 @@ class AcceptChallengeView(PerViewerView):
             "`not_invited` for its challenger; 409 `already_answered`, or "
             "`challenge_closed` once it is no longer pending (`challenge_status`: `expired` "
             "as soon as `expires_at` passes).",
-            "challenge:write",
-            "play",
+            every_scope("challenge:write", "play"),
         ),
         request=EmptySerializer,
         parameters=[CHALLENGE_ID, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, RETRY_AFTER],
@@ -259,13 +242,13 @@ class DeclineChallengeView(PerViewerView):
         operation_id="decline_challenge",
         summary="Decline a challenge",
         tags=["challenges"],
-        **needs(
+        **scoped(
             "An invitee declines, saying why (`reason`, `generic` by default): the challenge "
             "is `declined` and its game called off (`GameCanceled`, reason `declined`). The "
             "challenger and the decliner get a `challenge_declined` letter, the other "
             f"invitees a `challenge_canceled`. {_SEE_THE_LETTERS} Answers the challenge. "
             "Refused as an accept is.",
-            "challenge:write",
+            every_scope("challenge:write"),
         ),
         request=DeclineSerializer,
         parameters=[CHALLENGE_ID, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, RETRY_AFTER],
@@ -286,12 +269,12 @@ class CancelChallengeView(PerViewerView):
         operation_id="cancel_challenge",
         summary="Cancel a challenge",
         tags=["challenges"],
-        **needs(
+        **scoped(
             "The challenger calls its challenge off: `canceled`, and its game too "
             "(`GameCanceled`, reason `canceled`); every party gets a `challenge_canceled` "
             f"letter. {_SEE_THE_LETTERS} Answers the challenge. 403 `not_challenger` for an "
             "invitee; 409 `challenge_closed` once it is no longer pending.",
-            "challenge:write",
+            every_scope("challenge:write"),
         ),
         request=EmptySerializer,
         parameters=[CHALLENGE_ID, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, RETRY_AFTER],

@@ -52,6 +52,7 @@ from games.api.schema import (
     SEAT,
     SEAT_ONLY,
     SEAT_OR_SPECTATOR,
+    every_scope,
     problems,
     scoped,
     whole_number,
@@ -511,7 +512,7 @@ class ReservationView(PerViewerView):
             "created the game): anyone may take it now. Answers the game as a spectator sees "
             "it. 403 `not_creator` for another account; 404 `reservation_not_found` when no "
             "seat is kept for that handle (never reserved, taken, freed, or the game started).",
-            "play",
+            every_scope("play"),
         ),
     )
     def delete(self, request: Request, game_id: str, handle: str) -> Response:

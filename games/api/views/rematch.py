@@ -18,7 +18,7 @@ from games.api.schema import (
     IDEMPOTENCY_KEY,
     IDEMPOTENT_REPLAYED,
     RETRY_AFTER,
-    SEAT_ONLY,
+    SEAT_OR_ACCOUNT,
     problems,
 )
 from games.api.shapes import RematchSerializer
@@ -65,7 +65,7 @@ class RematchView(PerViewerView):
         summary="Rematch a finished game",
         description=_DESCRIPTION,
         tags=["lobby"],
-        auth=SEAT_ONLY,
+        auth=SEAT_OR_ACCOUNT,
         request=None,
         parameters=[GAME_ID, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, RETRY_AFTER],
         responses={

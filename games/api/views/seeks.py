@@ -22,6 +22,7 @@ from games.api.schema import (
     IDEMPOTENT_REPLAYED,
     LOCATION,
     RETRY_AFTER,
+    every_scope,
     problems,
     scoped,
 )
@@ -71,7 +72,7 @@ class SeekListView(PerViewerView):
             f"A new seek, `searching`. {_MATCHING} {_LIFETIME} One searching seek per account: "
             "another is refused with 409 `already_seeking` (its `seek` names the one you "
             "have). An `Idempotency-Key` belongs to the account.",
-            "play",
+            every_scope("play"),
         ),
         request=CreateSeekSerializer,
         parameters=[IDEMPOTENCY_KEY, LOCATION, IDEMPOTENT_REPLAYED, RETRY_AFTER],
@@ -115,7 +116,7 @@ class SeekView(PerViewerView):
             "read of a searching seek is a sign of your presence, which keeps it alive: poll "
             f"it (every few seconds) or keep your account stream open. {_LIFETIME} 404 "
             "`seek_not_found` for a seek that is not yours.",
-            "play",
+            every_scope("play"),
         ),
         parameters=[SEEK_ID, RETRY_AFTER],
         responses={200: SeekSerializer, **problems(401, 403, 404)},
@@ -132,7 +133,7 @@ class SeekView(PerViewerView):
             "Stops searching: the seek is `canceled` (a seek already canceled or expired stays "
             "so, 204 too). A matched seek is a seat in its game: 409 `seek_already_matched` "
             "(leave the game instead). 404 `seek_not_found` for a seek that is not yours.",
-            "play",
+            every_scope("play"),
         ),
         request=None,
         parameters=[SEEK_ID, RETRY_AFTER],
