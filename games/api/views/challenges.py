@@ -8,13 +8,13 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from django.db import transaction
 from django.http import HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 import play
 from accounts.credentials import AccountCredential
@@ -37,7 +37,7 @@ from games.api.schema import (
     whole_number,
 )
 from games.api.shapes import CHALLENGE_STATUSES, ChallengeListSerializer, ChallengeSerializer
-from games.api.throttling import ChallengeCreationThrottle, PageBotSeatThrottle
+from games.api.throttling import challenge_wait
 from games.api.views.accounts import signed_in
 from games.api.views.common import (
     PerViewerView,
@@ -83,25 +83,21 @@ def _answered(
     return idempotency.run(keyed_by_account(request, account.account_id, *what), answer)
 
 
-def _count_bot_seats(request: Request, bots: int) -> None:
-    """A challenge's bots count against the address's `bot_seat` limit, as joins do (when the
-    API's throttles are on: `THROTTLING`)."""
-    if not APIView.throttle_classes or not bots:
-        return
-    throttle = PageBotSeatThrottle()
-    for _ in range(bots):
-        if not throttle.allow_request(request, None):
-            raise Throttled(wait=throttle.wait())
+def _made_within_limits(
+    request: Request, challenger: AccountCredential, asked: play.ChallengeRequest
+) -> Challenge:
+    """The challenge made, then counted against its limits (`challenge_wait`): once it is
+    valid, and once (a replay performs nothing); refused, it is rolled back with its game."""
+    with transaction.atomic():
+        challenge = play.create_challenge(challenger, asked)
+        wait = challenge_wait(request, challenger, len(asked.bots))
+        if wait is not None:
+            raise Throttled(wait=wait)
+    return challenge
 
 
 class ChallengeListView(PerViewerView):
     """The account's challenges: list them, make one."""
-
-    def get_throttles(self) -> list[Any]:
-        throttles = super().get_throttles()
-        if self.request.method == "POST" and throttles:
-            throttles.append(ChallengeCreationThrottle())
-        return throttles
 
     @extend_schema(
         operation_id="list_challenges",
@@ -156,7 +152,8 @@ class ChallengeListView(PerViewerView):
             "handle named twice or a built-in bot's (`errors.players`); 404 "
             "`player_not_found` for no such account. Rate limited per account (scope "
             "`challenge_create`, 60 an hour in production) and, for its bots, per address "
-            "(`bot_seat`): 429 `throttled` beyond.",
+            "(`bot_seat`), counted once per challenge made (neither a refused one nor a replay "
+            "counts): 429 `throttled` beyond, and nothing is made.",
             every_scope("challenge:write", "play"),
         ),
         request=CreateChallengeSerializer,
@@ -168,7 +165,6 @@ class ChallengeListView(PerViewerView):
         form = CreateChallengeSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         chosen = form.validated_data
-        _count_bot_seats(request, len(chosen["bots"]))
         asked = play.ChallengeRequest(
             players=chosen["players"],
             seats=chosen["seats"],
@@ -178,7 +174,7 @@ class ChallengeListView(PerViewerView):
             expires_in=chosen["expires_in"],
         )
         what = ("create_challenge", chosen)
-        perform = partial(play.create_challenge, credential, asked)
+        perform = partial(_made_within_limits, request, credential, asked)
         answer = _answered(request, credential, what, perform, status=201)
         response = answer_response(answer)
         response["Location"] = f"/api/v1/challenges/{answered_id(answer)}"
