@@ -3,7 +3,7 @@ order of checks (who you are before what you sent)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -104,14 +104,20 @@ def answer_response(answer: idempotency.Answer) -> HttpResponseBase:
 
 
 @contextmanager
-def authenticated_before_bad_request(request: Request, game_id: str) -> Iterator[None]:
+def authenticated_before_bad_request(
+    request: Request, game_id: str, caller: Callable[[], object] | None = None
+) -> Iterator[None]:
     """Parse a seat's request inside this: a malformed one (400, 415) is answered 404 for an
-    unknown game and 401 without a token of one of its seats first, as a well-formed one is.
-    The checks cost nothing on the usual path; the services check again when they act."""
+    unknown game and 401 without a token of one of its seats first, as a well-formed one is
+    (or as `caller` checks who calls, for an operation that others may call too). The checks
+    cost nothing on the usual path; the services check again when they act."""
     try:
         yield
     except (APIException, InvalidRequest) as error:
         malformed = (http.HTTP_400_BAD_REQUEST, http.HTTP_415_UNSUPPORTED_MEDIA_TYPE)
         if isinstance(error, InvalidRequest) or error.status_code in malformed:
-            core.game_and_seat(game_id, seat_credential(request), required=True)
+            if caller is None:
+                core.game_and_seat(game_id, seat_credential(request), required=True)
+            else:
+                caller()
         raise

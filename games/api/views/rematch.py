@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -76,7 +77,8 @@ class RematchView(PerViewerView):
     )
     def post(self, request: Request, game_id: str) -> Any:
         credential = seat_credential(request)
-        with authenticated_before_bad_request(request, game_id):
+        caller = partial(_caller, game_id, credential)
+        with authenticated_before_bad_request(request, game_id, caller):
             raw = request.data if request.data not in (None, "") else {}
             EmptySerializer(data=raw).is_valid(raise_exception=True)
             key = idempotency_key(request)
@@ -85,6 +87,17 @@ class RematchView(PerViewerView):
         response = answer_response(answer)
         response["Cache-Control"] = "no-store"
         return response
+
+
+def _caller(game_id: str, credential: Credential | None) -> None:
+    """Who asks, checked before what it sent: a seat's token of the game (401), or an account
+    by its personal token (scope `play`, 403; whether it sat in the game is the rematch's to
+    say, 403 `not_a_player`), in a game that exists (404)."""
+    if isinstance(credential, AccountCredential):
+        credential.require("play")
+        core.game_and_seat(game_id, None, required=False)
+    else:
+        core.game_and_seat(game_id, credential, required=True)
 
 
 def _rematch_key(
