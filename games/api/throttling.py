@@ -159,8 +159,9 @@ def challenge_wait(
     """Count a challenge made, by the API or the pages alike: against its challenger's
     `challenge_create` limit, then each of its `bots` against the address's `bot_seat` (as a
     join with `bot` counts). The seconds to wait when a limit refuses it, else None (and
-    None with the limits off). Called once per challenge, once it is validated: never for an
-    idempotent replay, nor for a challenge refused on its merits."""
+    None with the limits off). Called once per challenge, once it is validated: the API's
+    after the use case has made it, in its transaction (never for an idempotent replay, nor
+    for a challenge refused on its merits); the pages' once their form is valid."""
     if not limits_on():
         return None
     made = ChallengeCreationThrottle()

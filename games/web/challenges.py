@@ -43,7 +43,8 @@ def challenges_context(person: AccountCredential | None) -> dict[str, Any]:
 
 def may_challenge(request: HttpRequest, person: AccountCredential, bots: int) -> bool:
     """The API's limits hold for the pages, counted as the API counts them (`challenge_wait`):
-    challenges per account, bot seats per address."""
+    challenges per account, bot seats per address; asked once the form is valid, before the
+    challenge is made."""
     return challenge_wait(request, person, bots) is None
 
 
