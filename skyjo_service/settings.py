@@ -467,7 +467,8 @@ ACCOUNT_TOKEN_SCHEME = {
     "scheme": "bearer",
     "description": "A personal token of an account (`skyjo_pat_` and 43 characters), answered "
     "once by `create_account` or `create_token`. It lasts across games; each operation names "
-    "the scopes it needs (`x-required-scopes`), and a token without them is refused with 403 "
+    "the scopes it needs, every one of those its `x-required-scopes` lists or any one of those "
+    "its `x-required-scopes-any` lists, and a token without them is refused with 403 "
     "`missing_scope`. For an account's seat it acts as the seat's token (scope `play`).",
 }
 
@@ -492,7 +493,7 @@ SPECTACULAR_SETTINGS = {
         "Strategy": "games.core.bots.STRATEGY_NAMES",
         "GameEndReason": "engine.events.END_REASONS",
         "GameCancelReason": "engine.events.CANCEL_REASONS",
-        "SeekStatus": "play.models.SeekStatus",
+        "SeekStatus": "games.api.shapes.SEEK_STATUSES",
         # Each action shape's constant `action`, e.g. TakeDiscardActionKind (games.api.inputs).
         **{f"{action.__name__}ActionKind": [kind] for kind, action in TURN_ACTIONS.items()},
         "HistoryFormatVersion": "games.api.shapes.HISTORY_FORMAT_VERSIONS",
@@ -502,7 +503,7 @@ SPECTACULAR_SETTINGS = {
         "ChallengeStatus": "games.api.shapes.CHALLENGE_STATUSES",
         "InvitationAnswer": "games.api.shapes.INVITATION_ANSWERS",
         "DeclineReason": "games.api.shapes.DECLINE_REASONS",
-        "ChatRoom": "games.api.views.chat.CHAT_ROOMS",
+        "ChatRoom": "games.api.shapes.CHAT_ROOMS",
         # The `type` of each event's schema (games.api.event_shapes): an enum of one value.
         **{f"{name}EventType": [name] for name in EVENT_TYPES},
     },

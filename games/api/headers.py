@@ -1,14 +1,19 @@
-"""HTTP details shared by the views: ETags, If-Match, Idempotency-Key."""
+"""HTTP details shared by the views: ETags, If-Match, Idempotency-Key, Last-Event-ID."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TypeVar
 
 from rest_framework.request import Request
 
 from accounts.credentials import AccountCredential
+from games.core.cursors import Cursor, parse_cursor
 from games.core.errors import InvalidRequest, InvalidToken
 from games.core.tokens import Credential, InvalidCredential, SeatCredential
+
+T = TypeVar("T")
 
 #: A version as an entity tag (RFC 9110, 8.8.3): strong `"12"` or weak `W/"12"`, quoted as
 #: the syntax wants (an unquoted `12` is no entity tag); ASCII digits only (`\d` would take
@@ -109,14 +114,42 @@ _SEQUENCE = re.compile(r"[ \t]*([0-9]{1,10})[ \t]*")
 
 
 def last_event_id(request: Request) -> int | None:
-    """The sequence a reconnecting stream client last received (`Last-Event-ID`), if any."""
+    """The sequence a reconnecting account stream client last received (`Last-Event-ID`), if
+    any."""
+    return _last_event_id(
+        request,
+        _sequence,
+        "Last-Event-ID takes the sequence of the last event received, e.g. 12.",
+        "Expected a whole number from 0 to 2147483647.",
+    )
+
+
+def last_frame_id(request: Request) -> Cursor | None:
+    """The id of the frame a reconnecting game stream client last received (`Last-Event-ID`:
+    an event's sequence, and the chat's once the stream has passed a message), if any."""
+    return _last_event_id(
+        request,
+        parse_cursor,
+        "Last-Event-ID takes the id of the last frame received, e.g. 12 or 12:3.",
+        "Expected a whole number from 0 to 2147483647, or two joined by a colon (12:3).",
+    )
+
+
+def _last_event_id(
+    request: Request, parse: Callable[[str], T | None], detail: str, expected: str
+) -> T | None:
+    """`Last-Event-ID` as `parse` reads it (None: absent or blank, a fresh start); 400 with
+    `detail` and `expected` when it reads nothing."""
     raw = request.headers.get("Last-Event-ID")
     if raw is None or not raw.strip(" \t"):
         return None
-    match = _SEQUENCE.fullmatch(raw)
-    if match is None or int(match[1]) > 2**31 - 1:
-        raise InvalidRequest(
-            "Last-Event-ID takes the sequence of the last event received, e.g. 12.",
-            errors={"Last-Event-ID": ["Expected a whole number from 0 to 2147483647."]},
-        )
-    return int(match[1])
+    parsed = parse(raw)
+    if parsed is None:
+        raise InvalidRequest(detail, errors={"Last-Event-ID": [expected]})
+    return parsed
+
+
+def _sequence(text: str) -> int | None:
+    """A sequence (spaces or tabs around), None if it is none."""
+    match = _SEQUENCE.fullmatch(text)
+    return None if match is None or int(match[1]) > 2**31 - 1 else int(match[1])

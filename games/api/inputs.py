@@ -7,9 +7,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+import play
 from accounts.handles import HANDLE_PATTERN, is_well_formed
 from accounts.models import Kind
 from accounts.scopes import ALL_SCOPES, SCOPES
@@ -28,8 +30,8 @@ from engine.options import (
 )
 from games.api.closed import ClosedShape
 from games.core import ACCOUNT_GAME_STATUSES, bots
+from games.core.cursors import Cursor, parse_cursor
 from games.core.names import MAX_NAME_LENGTH, NAME_PATTERN, is_valid_name, normalized_name
-from games.live.chat_stream import Cursor, parse_cursor
 from games.models import Status
 from play import DEFAULT_EXPIRES_IN, MAX_EXPIRES_IN, MIN_EXPIRES_IN
 from play.models import ChallengeStatus, DeclineReason
@@ -326,7 +328,7 @@ class StreamQuerySerializer(serializers.Serializer):
 
 class StreamCursorField(serializers.CharField):
     """A game stream's place in the query string: a frame's id, `17` or `17:3` (an event's
-    sequence, and the chat's: `games.live.chat_stream`); present but empty is refused."""
+    sequence, and the chat's: `games.core.cursors`); present but empty is refused."""
 
     default_error_messages = {
         "invalid": "Expected a frame's id: a whole number, or two joined by a colon (12:3), "
@@ -542,3 +544,71 @@ class ChallengeListQuerySerializer(serializers.Serializer):
     status = QueryChoiceField(choices=list(ChallengeStatus.values), required=False)
     limit = QueryIntegerField(min_value=1, max_value=MAX_PAGE, default=20)
     offset = QueryIntegerField(min_value=0, max_value=MAX_OFFSET, default=0)
+
+
+# Seeks
+
+
+class SeatRangeSerializer(StrictSerializer):
+    """The game sizes a seeker accepts: any number of seats from `min` to `max`."""
+
+    min = StrictIntegerField(
+        min_value=MIN_SEATS, max_value=MAX_SEATS, help_text="The fewest seats (2 to 8)."
+    )
+    max = StrictIntegerField(
+        min_value=MIN_SEATS, max_value=MAX_SEATS, help_text="The most seats (`min` to 8)."
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if data["min"] > data["max"]:
+            raise serializers.ValidationError({"max": ["Ensure this value is at least min."]})
+        return data
+
+
+class CreateSeekSerializer(StrictSerializer):
+    """A seek: the seats accepted, the clock, and how long before bots may fill the table."""
+
+    seats = SeatRangeSerializer()
+    turn_seconds = StrictIntegerField(
+        min_value=MIN_TURN_SECONDS,
+        max_value=MAX_TURN_SECONDS,
+        default=None,
+        allow_null=True,
+        help_text="Each turn's clock, in seconds (R13), as a game's option; null (the "
+        "default): no clock. Only seekers with the same clock are matched.",
+    )
+    bots_after = StrictIntegerField(
+        min_value=0,
+        max_value=settings.SEEK_MAX_SECONDS,
+        default=None,
+        allow_null=True,
+        help_text="Seconds after which bots may fill the empty seats of your game (up to "
+        "the fewest seats its seekers accept); 0: at once. Null (the default): no bots, keep "
+        "waiting for people.",
+    )
+
+
+# Chat
+
+
+@extend_schema_field({"type": "string", "minLength": 1, "maxLength": play.MAX_TEXT})
+class ChatTextField(StrictCharField):
+    """A message's text, checked once normalized (`play.clean_text`)."""
+
+
+class PostChatMessageSerializer(StrictSerializer):
+    """A message to write in one of the game's rooms."""
+
+    room = serializers.ChoiceField(choices=list(play.ROOMS), help_text="The room to write in.")
+    text = ChatTextField(
+        trim_whitespace=False,  # normalized by the use case, which counts what it keeps
+        help_text=f"1 to {play.MAX_TEXT} characters once normalized: NFC, the spaces around "
+        "removed. Control characters (line breaks, tabs...) and the bidirectional overrides "
+        "and isolates are refused.",
+    )
+
+
+class ChatQuerySerializer(serializers.Serializer):
+    room = QueryChoiceField(choices=list(play.ROOMS), required=False)
+    after = QueryIntegerField(min_value=0, max_value=2**31 - 1, default=0)
+    limit = QueryIntegerField(min_value=1, max_value=play.MAX_PAGE, default=play.PAGE)

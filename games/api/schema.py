@@ -6,6 +6,7 @@ components declared here, so names are chosen for the reader of a generated clie
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiSerializerExtension
@@ -46,20 +47,79 @@ SEAT_ONLY: Any = [{"SeatToken": []}]
 SEAT_OR_SPECTATOR: Any = [{}, {"SeatToken": []}]
 # An account's operations: its personal token (the AccountToken scheme, also in settings).
 ACCOUNT_ONLY: Any = [{"AccountToken": []}]
+# A seat's operations that an account's seat makes with its personal token.
+SEAT_OR_ACCOUNT: Any = [{"SeatToken": []}, {"AccountToken": []}]
+
+#: The extensions that name the scopes an operation's personal token needs: every one listed
+#: in `x-required-scopes`, any one of those listed in `x-required-scopes-any`.
+EVERY_SCOPE = "x-required-scopes"
+ANY_SCOPE = "x-required-scopes-any"
 
 
-def scoped(description: str, *scopes: str) -> dict[str, Any]:
-    """`extend_schema` arguments of an account operation that needs one of `scopes`: its
-    security, its description ending with the scopes, and the `x-required-scopes` extension
-    (the scopes' names from `accounts.scopes`, the one vocabulary)."""
-    assert all(scope in SCOPES for scope in scopes)
-    needed = " or ".join(f"`{scope}`" for scope in scopes)
+@dataclass(frozen=True)
+class Scopes:
+    """The scopes (`accounts.scopes`, the one vocabulary) a personal token needs for an
+    operation: every one of `names`, or any one of them (`any_one`); with a single name the
+    two are the same, said as every."""
+
+    names: tuple[str, ...]
+    any_one: bool = False
+
+    def __post_init__(self) -> None:
+        assert self.names and all(scope in SCOPES for scope in self.names), self.names
+
+    @property
+    def either(self) -> bool:
+        """Whether any one of several scopes will do."""
+        return self.any_one and len(self.names) > 1
+
+    @property
+    def extension(self) -> dict[str, list[str]]:
+        """The operation's extension: `x-required-scopes`, or `x-required-scopes-any`."""
+        return {ANY_SCOPE if self.either else EVERY_SCOPE: list(self.names)}
+
+    @property
+    def words(self) -> str:
+        """What a description says the token needs: "scope `play`", "scopes `a` and `b`"
+        (every one), "scope `a` or `b`" (any one)."""
+        quoted = [f"`{scope}`" for scope in self.names]
+        if self.either:
+            return "scope " + " or ".join(quoted)
+        return ("scope " if len(quoted) == 1 else "scopes ") + " and ".join(quoted)
+
+
+def every_scope(*names: str) -> Scopes:
+    """A personal token needs every one of these scopes."""
+    return Scopes(names)
+
+
+def any_scope(*names: str) -> Scopes:
+    """A personal token needs any one of these scopes."""
+    return Scopes(names, any_one=True)
+
+
+def scoped(description: str, scopes: Scopes, details: str = "") -> dict[str, Any]:
+    """`extend_schema` arguments of an account's operation (a personal token only): its
+    security, its description ending with the scopes it needs (then `details`, a paragraph of
+    their own), and their extension."""
+    missing = ", naming the first missing," if len(scopes.names) > 1 and not scopes.either else ""
+    needs = (
+        f"Needs a personal token with the {scopes.words} (403 `missing_scope`{missing} "
+        "without; 401 `account_token_required` with a seat token or none)."
+    )
     return {
         "auth": ACCOUNT_ONLY,
-        "description": f"{description} Needs a personal token with the scope {needed} (403 "
-        "`missing_scope` without; 401 `account_token_required` with a seat token or none).",
-        "extensions": {"x-required-scopes": list(scopes)},
+        "description": f"{description} {needs}" + (f"\n\n{details}" if details else ""),
+        "extensions": scopes.extension,
     }
+
+
+def token_scoped(description: str, scopes: Scopes, auth: Any) -> dict[str, Any]:
+    """`extend_schema` arguments of an operation that a seat token (or no token) may call as
+    well as a personal token with `scopes`: its security (`auth`), its description, which says
+    which tokens do and so names the scopes itself (`scopes.words`), and their extension."""
+    assert scopes.words in description, description
+    return {"auth": auth, "description": description, "extensions": scopes.extension}
 
 
 class ProblemSerializer(serializers.Serializer):
@@ -454,25 +514,27 @@ def optional_auth_by_default(
     return result
 
 
-#: The operations an account's seat uses with the account's personal token (scope `play`).
+#: The operations an account's seat uses with the account's personal token.
 PLAY_OPERATIONS = frozenset(
     {"join_game", "leave_game", "stream_game", "list_events", "rematch"}
 ) | set(ACTION_OPERATIONS)
+#: What that token needs for them.
+PLAY = every_scope("play")
 
 
 def play_scope_on_seat_operations(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: the seat operations say that an account's seat
-    is used with the account's personal token, scope `play` (`x-required-scopes`). Their
+    is used with the account's personal token, scope `play` (`PLAY`'s extension). Their
     `security` stays as it was (the seat token, or none), so guests' clients are unchanged."""
     for item in result.get("paths", {}).values():
         for method, operation in item.items():
             if method in _METHODS and operation.get("operationId") in PLAY_OPERATIONS:
-                operation["x-required-scopes"] = ["play"]
+                operation.update(PLAY.extension)
                 operation["description"] = (
                     f"{operation.get('description', '')} For an account's seat, send the "
-                    "account's personal token (`AccountToken`, scope `play`) in place of a "
+                    f"account's personal token (`AccountToken`, {PLAY.words}) in place of a "
                     "seat token."
                 ).strip()
     return result

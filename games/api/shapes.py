@@ -18,8 +18,8 @@ from games.api.event_shapes import feed_events, history_events
 from games.api.inputs import ACTION_SHAPES
 from games.core.history import MAX_EVENTS
 from games.core.letters import GAME_LETTERS
-from play import CHALLENGE_LETTERS
-from play.models import Answer, ChallengeStatus, DeclineReason
+from play import CHALLENGE_LETTERS, ROOMS
+from play.models import Answer, ChallengeStatus, DeclineReason, SeekStatus
 
 ACCOUNT_KINDS = list(Kind.values)
 SCOPE_NAMES = list(ALL_SCOPES)
@@ -32,6 +32,8 @@ HISTORY_FORMAT_VERSIONS = [(1, "1")]
 CHALLENGE_STATUSES = list(ChallengeStatus.values)
 INVITATION_ANSWERS = list(Answer.values)
 DECLINE_REASONS = list(DeclineReason.values)
+SEEK_STATUSES = list(SeekStatus.values)
+CHAT_ROOMS = list(ROOMS)
 
 
 class CellSerializer(serializers.Serializer):
@@ -725,3 +727,69 @@ class ChallengeListSerializer(serializers.Serializer):
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = ChallengeSerializer(many=True)
+
+
+# Seeks
+
+
+class SeekSeatsSerializer(serializers.Serializer):
+    min = serializers.IntegerField()
+    max = serializers.IntegerField()
+
+
+class SeekSerializer(serializers.Serializer):
+    """A seek, as its account reads it."""
+
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(
+        choices=SEEK_STATUSES,
+        help_text="`searching` until the matcher seats you (`matched`: `game` and `seat` say "
+        "where), you delete it (`canceled`), or it lapses (`expired`).",
+    )
+    created_at = serializers.DateTimeField()
+    seats = SeekSeatsSerializer(help_text="The seat counts accepted.")
+    turn_seconds = serializers.IntegerField(allow_null=True, help_text="The clock; null: none.")
+    bots_after = serializers.IntegerField(
+        allow_null=True, help_text="Seconds before bots may fill the table; null: never."
+    )
+    expires_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="While searching: when the seek expires unless your account is seen before "
+        "(an open account stream, or a read of the seek, moves it on, never past "
+        "`SEEK_MAX_SECONDS` after `created_at`). Expired: when it did. Null once matched or "
+        "canceled.",
+    )
+    game = serializers.UUIDField(
+        allow_null=True, help_text="Once matched: the game you are seated in."
+    )
+    seat = serializers.IntegerField(allow_null=True, help_text="Once matched: your seat in it.")
+
+
+# Chat
+
+
+class ChatMessageSerializer(serializers.Serializer):
+    """One message of a game's chat, as every reader sees it."""
+
+    sequence = serializers.IntegerField(
+        help_text="Its place in the game's chat, across both rooms: 1, 2, 3..."
+    )
+    room = serializers.ChoiceField(choices=CHAT_ROOMS)
+    name = serializers.CharField(
+        help_text="Who wrote it: the seat's name, or the account's handle for a spectator."
+    )
+    account = serializers.CharField(
+        allow_null=True, help_text="The writer's account handle; null for a guest's seat."
+    )
+    text = serializers.CharField(
+        help_text="What was written (plain text: show it as text, never as HTML)."
+    )
+    at = serializers.DateTimeField(help_text="When it was written.")
+
+
+class ChatMessagesSerializer(serializers.Serializer):
+    messages = ChatMessageSerializer(many=True, help_text="Oldest first.")
+    muted = serializers.ListField(
+        child=serializers.ChoiceField(choices=CHAT_ROOMS),
+        help_text="The rooms the caller's seat muted, left out of `messages` (a spectator: none).",
+    )

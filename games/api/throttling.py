@@ -4,13 +4,15 @@ DRF's interface (scopes, rates from the settings, `wait()` as the Retry-After) o
 counting: DRF's `SimpleRateThrottle` reads a key's history from the cache and writes it back,
 so requests served at once by several threads or workers overwrote each other's counts and a
 parallel client walked through its limit. Each request is counted by one atomic step instead
-(games.window_counter: fixed windows). The pages count with the same throttles (`page_key`).
+(games.window_counter: fixed windows). The pages count with the same throttles (`page_key`),
+and a challenge, on the API and the pages, with `challenge_wait`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.http import HttpRequest
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
@@ -102,6 +104,16 @@ class BotSeatThrottle(CountingThrottle):
             return None
         return self.key_of(self.get_ident(request))
 
+    def take_seats(self, request: Request | HttpRequest, seats: int) -> float | None:
+        """Count `seats` bot seats that one request takes (a challenge's bots), one each, as
+        a join with `bot` counts: the seconds to wait once one is refused (those after it
+        are not counted), else None."""
+        key = self.key_of(self.get_ident(request))
+        for _ in range(seats):
+            if not self.allow_key(key):
+                return self.wait()
+        return None
+
 
 class PageBotSeatThrottle(BotSeatThrottle):
     """The same limit for the pages' creation form, which seats its bots in one request:
@@ -126,15 +138,33 @@ class AccountCreationThrottle(CountingThrottle):
 class ChallengeCreationThrottle(CountingThrottle):
     """Challenges one account may make per hour (all its tokens together, and its pages):
     each creates a game and writes to its invitees' inboxes, so a flood of them would fill
-    other people's account streams."""
+    other people's account streams. Counted per challenge made (`challenge_wait`), not per
+    request."""
 
     scope = "challenge_create"
 
     def get_cache_key(self, request: Request | HttpRequest, view: APIView | None) -> str | None:
-        credential = getattr(request, "auth", None)
-        if request.method != "POST" or not isinstance(credential, AccountCredential):
-            return None
-        return self.key_of(credential.throttle_key)
+        return None  # no request's throttle: `challenge_wait` counts the challenges
 
-    def page_key(self, request: HttpRequest, credential: Credential | None) -> str | None:
-        return None if credential is None else self.key_of(credential.throttle_key)
+
+def limits_on() -> bool:
+    """Whether the limits counted outside DRF's throttles (a challenge's) count: `THROTTLING`,
+    the switch that also gives the API its throttle classes."""
+    return bool(settings.THROTTLING)
+
+
+def challenge_wait(
+    request: Request | HttpRequest, challenger: AccountCredential, bots: int
+) -> float | None:
+    """Count a challenge made, by the API or the pages alike: against its challenger's
+    `challenge_create` limit, then each of its `bots` against the address's `bot_seat` (as a
+    join with `bot` counts). The seconds to wait when a limit refuses it, else None (and
+    None with the limits off). Called once per challenge, once it is validated: the API's
+    after the use case has made it, in its transaction (never for an idempotent replay, nor
+    for a challenge refused on its merits); the pages' once their form is valid."""
+    if not limits_on():
+        return None
+    made = ChallengeCreationThrottle()
+    if not made.allow_key(made.key_of(challenger.throttle_key)):
+        return made.wait()
+    return BotSeatThrottle().take_seats(request, bots) if bots else None

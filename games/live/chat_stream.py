@@ -1,10 +1,6 @@
-"""A game's chat on its stream: `chat` frames for the rooms the stream's viewer may read, and
-the cursor that resumes both the game's log and its chat.
-
-A stream's place is two numbers: the last event sent and the last chat message looked at. Its
-frames' ids say both, `<event>:<message>` (`17:3`), and only the event while the stream has
-looked at no message (`17`): a game without chat streams exactly as before it had one, and a
-client that sends back what it last received (`Last-Event-ID`, or `?after=`) resumes both.
+"""A game's chat on its stream: `chat` frames for the rooms the stream's viewer may read, their
+ids the cursor that resumes both the game's log and its chat (`games.core.cursors`): a client
+that sends back what it last received (`Last-Event-ID`, or `?after=`) resumes both.
 
 The chat is read as the log is: once per game and point by the hub's reader threads, shared by
 every stream there; each stream then keeps the messages of its viewer's rooms. A message of a
@@ -13,12 +9,13 @@ room the viewer may not read is passed over (the cursor moves on), never sent.
 
 from __future__ import annotations
 
-import re
 import uuid
 from dataclasses import dataclass
 from typing import Any
 
 import play
+from games.core.cursors import Cursor
+from games.core.cursors import parse_cursor as parse_cursor  # the stream's place, re-exported
 from games.live.fanout import hub
 from games.live.sse import frame
 
@@ -26,33 +23,6 @@ from games.live.sse import frame
 CHAT_BATCH = 100
 #: Seconds a read of a seat's mutes serves that seat's streams.
 MUTES_FRESH_SECONDS = 1.0
-#: A frame's id as clients send it back: an event's sequence, then the chat's, each at most
-#: 2**31 - 1 (`_NUMBER`'s ten digits, checked again as numbers).
-_CURSOR = re.compile(r"([0-9]{1,10})(?::([0-9]{1,10}))?")
-_MAX = 2**31 - 1
-CURSOR_PATTERN = r"^[0-9]{1,10}(:[0-9]{1,10})?$"
-
-
-@dataclass(frozen=True)
-class Cursor:
-    """Where a stream stands: after event `events` of the log and message `chat` of the chat."""
-
-    events: int = 0
-    chat: int = 0
-
-    @property
-    def frame_id(self) -> str:
-        """The id of a frame sent at this point: `<events>`, or `<events>:<chat>`."""
-        return str(self.events) if not self.chat else f"{self.events}:{self.chat}"
-
-
-def parse_cursor(text: str) -> Cursor | None:
-    """A frame's id sent back (`17`, `17:3`; spaces or tabs around), None if it is none."""
-    match = _CURSOR.fullmatch(text.strip(" \t"))
-    if match is None:
-        return None
-    events, chat = int(match[1]), int(match[2] or 0)
-    return Cursor(events, chat) if events <= _MAX and chat <= _MAX else None
 
 
 @dataclass(frozen=True)

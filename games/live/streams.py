@@ -19,8 +19,9 @@ from accounts.credentials import AccountCredential
 from engine.state import GameState
 from games import core
 from games.core import SeatBinding
+from games.core.cursors import Cursor
 from games.core.resources import event_feed, game_data, next_game_id
-from games.live.chat_stream import Cursor, chat_batch
+from games.live.chat_stream import chat_batch
 from games.live.fanout import hub
 from games.live.inbox_streams import CREDENTIAL_EVERY_SECONDS, still_valid
 from games.live.sse import comment, frame, retry

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -18,7 +17,7 @@ import play
 from accounts.credentials import AccountCredential
 from accounts.errors import Refusal
 from engine.errors import RuleError
-from games.api.throttling import ChallengeCreationThrottle, PageBotSeatThrottle
+from games.api.throttling import challenge_wait
 from games.web.forms import CreateGameForm, DeclineForm
 from games.web.limits import rate_limited
 from games.web.seats import person_credential
@@ -43,14 +42,10 @@ def challenges_context(person: AccountCredential | None) -> dict[str, Any]:
 
 
 def may_challenge(request: HttpRequest, person: AccountCredential, bots: int) -> bool:
-    """The API's limits hold for the pages: challenges per account, bot seats per address."""
-    if not settings.THROTTLING:
-        return True
-    challenges = ChallengeCreationThrottle()
-    if not challenges.allow_key(challenges.page_key(request, person)):
-        return False
-    seats = PageBotSeatThrottle()
-    return all(seats.allow_request(request, None) for _ in range(bots))
+    """The API's limits hold for the pages, counted as the API counts them (`challenge_wait`):
+    challenges per account, bot seats per address; asked once the form is valid, before the
+    challenge is made."""
+    return challenge_wait(request, person, bots) is None
 
 
 def create_challenge(person: AccountCredential, form: CreateGameForm) -> str | None:

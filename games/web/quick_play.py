@@ -26,7 +26,7 @@ from django_htmx.http import HttpResponseClientRedirect
 import play
 from accounts.credentials import AccountCredential
 from games import core
-from games.api.throttling import GameCreationThrottle, PageBotSeatThrottle
+from games.api.throttling import BotSeatThrottle, GameCreationThrottle, limits_on
 from games.core import bots
 from games.web.limits import rate_limited
 from games.web.seats import hold_seat, person_credential
@@ -75,10 +75,9 @@ def _guest_game(request: HttpRequest) -> HttpResponse:
 
 def _may_start(request: HttpRequest) -> bool:
     """The API's limits on games created and bot seats taken per address hold here too."""
-    if not settings.THROTTLING:
+    if not limits_on():
         return True
-    seats = PageBotSeatThrottle()
-    bots_allowed = all(seats.allow_request(request, None) for _ in range(GUEST_SEATS - 1))
+    bots_allowed = BotSeatThrottle().take_seats(request, GUEST_SEATS - 1) is None
     return GameCreationThrottle().allow_request(request, None) and bots_allowed
 
 

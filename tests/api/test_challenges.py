@@ -377,3 +377,39 @@ def test_a_game_its_invitees_joined_themselves_is_an_accepted_challenge(
     assert Challenge.objects.get(pk=made["id"]).status == "accepted"
     assert get_view(api, made["game"])["status"] == "setup"  # played, never called off
     assert letters("ada", "challenge_canceled") == []
+
+
+def test_a_challenge_counts_against_its_limits_once_and_only_once_it_is_valid(
+    api: APIClient, ada: str, bob: str, rates: dict[str, str]
+) -> None:
+    rates["challenge_create"] = "1/hour"
+    rates["bot_seat"] = "2/hour"
+    unknown = {"players": ["nobody"], "seats": 4, "bots": ["greedy", "random"]}
+    assert_problem(
+        api.post(CHALLENGES, unknown, format="json", **bearer(ada)), 404, "player_not_found"
+    )
+    malformed = {"players": ["bob"], "seats": 99, "bots": ["greedy", "random"]}
+    assert_problem(
+        api.post(CHALLENGES, malformed, format="json", **bearer(ada)), 400, "invalid_request"
+    )
+    body = {"players": ["bob"], "seats": 4, "bots": ["greedy", "random"]}
+    key = {"HTTP_IDEMPOTENCY_KEY": "one-challenge"}
+    made = api.post(CHALLENGES, body, format="json", **bearer(ada), **key)
+    assert made.status_code == 201, made.content
+    replayed = api.post(CHALLENGES, body, format="json", **bearer(ada), **key)
+    assert replayed.status_code == 201 and replayed["Idempotent-Replayed"] == "true"
+    assert replayed.json() == made.json()
+    refused = api.post(CHALLENGES, body, format="json", **bearer(ada))
+    assert_problem(refused, 429, "throttled")
+    assert refused["Retry-After"]
+    assert Challenge.objects.count() == 1 and Game.objects.count() == 1  # none left behind
+
+
+def test_a_challenge_s_bots_over_the_limit_leave_no_challenge_nor_game(
+    api: APIClient, ada: str, bob: str, rates: dict[str, str]
+) -> None:
+    rates["bot_seat"] = "1/hour"
+    body = {"players": ["bob"], "seats": 4, "bots": ["greedy", "random"]}
+    assert_problem(api.post(CHALLENGES, body, format="json", **bearer(ada)), 429, "throttled")
+    assert not Challenge.objects.exists() and not Game.objects.exists()
+    assert letters("bob") == []

@@ -243,3 +243,23 @@ def test_an_account_that_left_the_game_is_no_player_of_it(api: APIClient) -> Non
     assert get_view(api, new["game"])["reserved"] == []  # no seat kept for who left
     letters = InboxEntry.objects.filter(account__handle="ada", type="rematch_offered")
     assert letters.count() == 1  # told all the same: it may take the open seat
+
+
+def test_an_account_is_known_before_its_malformed_body_is_refused(api: APIClient) -> None:
+    """An account's personal token (both schemes are the rematch's) is who calls: its
+    malformed body is refused as such, even from an account that sat nowhere in the game
+    (which a well-formed call tells with 403 `not_a_player`); without `play`, or for no such
+    game, it is refused for that first."""
+    old, _ = finished_game(api, 2)
+    eve = account("eve")
+    malformed = {"seats": 2}
+    url = f"{GAMES}/{old}/rematch"
+    assert_problem(api.post(url, malformed, format="json", **bearer(eve)), 400, "invalid_request")
+    narrow = account("zed", ["chat:write"])
+    assert_problem(api.post(url, malformed, format="json", **bearer(narrow)), 403, "missing_scope")
+    nowhere = f"{GAMES}/00000000-0000-0000-0000-000000000000/rematch"
+    assert_problem(
+        api.post(nowhere, malformed, format="json", **bearer(eve)), 404, "game_not_found"
+    )
+    assert_problem(rematch(api, old, eve), 403, "not_a_player")
+    assert not Game.objects.filter(rematch_of_id__isnull=False).exists()

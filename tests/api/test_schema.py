@@ -3,6 +3,7 @@ and stays friendly to SDK generators."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +12,13 @@ import yaml
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
+from accounts import services
+from accounts.models import Account, PersonalToken
+from accounts.scopes import ALL_SCOPES
 from engine import POSITION_KINDS, TURN_ACTION_KINDS
 from games.core.history import MAX_EVENTS
+from tests.api.support import bearer
+from tests.play.support import account, challenge, finished
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "openapi.yaml"
@@ -209,3 +215,149 @@ def test_an_import_documents_the_bounds_of_its_events(schema: dict[str, Any]) ->
     component = request["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
     events = schema["components"]["schemas"][component]["properties"]["events"]
     assert (events["minItems"], events["maxItems"]) == (1, MAX_EVENTS)
+
+
+# The scopes each operation declares are the scopes it enforces.
+
+ANY_SCOPE, EVERY_SCOPE = "x-required-scopes-any", "x-required-scopes"
+#: Operations that declare scopes but are not called below: the streams (they hold a place and
+#: answer a stream) and the turn actions (each needs a game at the right moment); the join,
+#: leave and event feed of the same declaration (`PLAY_OPERATIONS`) are.
+NOT_CALLED = {
+    "stream_game",
+    "stream_account",
+    "act",
+    "reveal",
+    "draw",
+    "take_discard",
+    "replace",
+    "discard",
+}
+
+
+def declared_scopes(operation: dict[str, Any]) -> tuple[list[str], bool]:
+    """(the scopes an operation declares, whether any one of them will do)."""
+    assert not (EVERY_SCOPE in operation and ANY_SCOPE in operation), operation["operationId"]
+    if ANY_SCOPE in operation:
+        return operation[ANY_SCOPE], True
+    return operation.get(EVERY_SCOPE, []), False
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call of an operation by one of the accounts of `World`, which gets past every check
+    before its token's scopes."""
+
+    handle: str
+    method: str
+    path: str
+    body: dict[str, Any] | None = None
+
+
+#: Each operation, called by an account that may call it (the `World`'s ids filled in).
+CALLS = {
+    "list_challenges": Call("ada", "get", "/api/v1/challenges"),
+    "create_challenge": Call("ada", "post", "/api/v1/challenges", {"players": ["bob"], "seats": 2}),
+    "get_challenge": Call("ada", "get", "/api/v1/challenges/{challenge}"),
+    "accept_challenge": Call("cyd", "post", "/api/v1/challenges/{challenge}/accept"),
+    "decline_challenge": Call("cyd", "post", "/api/v1/challenges/{challenge}/decline"),
+    "cancel_challenge": Call("ada", "post", "/api/v1/challenges/{challenge}/cancel"),
+    "create_seek": Call("bob", "post", "/api/v1/seeks", {"seats": {"min": 2, "max": 4}}),
+    "get_seek": Call("ada", "get", "/api/v1/seeks/{seek}"),
+    "delete_seek": Call("ada", "delete", "/api/v1/seeks/{seek}"),
+    "rematch": Call("ada", "post", "/api/v1/games/{game}/rematch"),
+    "list_chat_messages": Call("ada", "get", "/api/v1/games/{game}/chat"),
+    "post_chat_message": Call(
+        "ada", "post", "/api/v1/games/{game}/chat", {"room": "players", "text": "Hi"}
+    ),
+    "mute_chat_room": Call("ada", "put", "/api/v1/games/{game}/chat/mutes/players"),
+    "unmute_chat_room": Call("ada", "delete", "/api/v1/games/{game}/chat/mutes/players"),
+    "join_game": Call("ada", "post", "/api/v1/games/{game}/players", {}),
+    "leave_game": Call("ada", "post", "/api/v1/games/{game}/players/0/leave"),
+    "list_events": Call("ada", "get", "/api/v1/games/{game}/events"),
+    "free_reserved_seat": Call("ada", "delete", "/api/v1/games/{game}/reservations/cyd"),
+    "get_account": Call("ada", "get", "/api/v1/account"),
+    "delete_account": Call("ada", "delete", "/api/v1/account"),
+    "list_tokens": Call("ada", "get", "/api/v1/account/tokens"),
+    "create_token": Call("ada", "post", "/api/v1/account/tokens", {"scopes": ["play"]}),
+    "revoke_token": Call("ada", "delete", "/api/v1/account/tokens/{token}"),
+    "list_account_games": Call("ada", "get", "/api/v1/account/games"),
+    "list_account_events": Call("ada", "get", "/api/v1/account/events"),
+}
+
+
+@dataclass(frozen=True)
+class World:
+    """A finished game of ada and bob, ada's challenge to cyd, ada's seek, ada's first token."""
+
+    game: str
+    challenge: str
+    seek: str
+    token: int
+
+
+@pytest.fixture
+def world(api: APIClient) -> World:
+    ada, bob, _ = (account(handle) for handle in ("ada", "bob", "cyd"))
+    game_id, _ = finished(api, [ada, bob])
+    made = challenge(api, ada, ["cyd"])
+    seek = api.post("/api/v1/seeks", {"seats": {"min": 2, "max": 2}}, format="json", **bearer(ada))
+    assert seek.status_code == 201, seek.content
+    first = PersonalToken.objects.filter(account__handle="ada").order_by("id").first()
+    assert first is not None
+    return World(game_id, made["id"], seek.json()["id"], first.id)
+
+
+def token_with(handle: str, scopes: set[str]) -> str:
+    """A new personal token of `handle`'s account holding exactly `scopes`."""
+    credential = services.session_credential(Account.objects.get(handle=handle))
+    return services.create_token(credential, "scoped", sorted(scopes)).token
+
+
+def call(api: APIClient, world: World, operation: str, scopes: set[str]) -> Any:
+    """The operation's `Call`, made with a new token holding `scopes`."""
+    made = CALLS[operation]
+    path = made.path.format(**vars(world))
+    send = getattr(api, made.method)
+    return send(path, made.body, format="json", **bearer(token_with(made.handle, scopes)))
+
+
+def refused_for_scope(response: Any) -> bool:
+    return response.status_code == 403 and response.json()["code"] == "missing_scope"
+
+
+def test_every_operation_that_declares_scopes_is_called_below(schema: dict[str, Any]) -> None:
+    declaring = {
+        operation["operationId"]
+        for _, _, operation in operations(schema)
+        if declared_scopes(operation)[0]
+    }
+    assert declaring == set(CALLS) | NOT_CALLED
+    for _, _, operation in operations(schema):
+        assert set(declared_scopes(operation)[0]) <= set(ALL_SCOPES)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("operation", sorted(CALLS))
+def test_an_operation_enforces_the_scopes_it_declares(
+    schema: dict[str, Any], api: APIClient, world: World, operation: str
+) -> None:
+    """Declared every one: a token lacking any one of them is refused (403 `missing_scope`),
+    one holding them all is not. Declared any one: a token holding none is refused, one
+    holding any single one of them is not. The refusals are tried first, as they change
+    nothing."""
+    [found] = [op for _, _, op in operations(schema) if op["operationId"] == operation]
+    names, any_one = declared_scopes(found)
+    everything = set(ALL_SCOPES)
+    lacking = [everything - set(names)] if any_one else [everything - {n} for n in names]
+    holding = [{name} for name in names] if any_one else [set(names)]
+    for scopes in lacking:
+        response = call(api, world, operation, scopes)
+        assert refused_for_scope(response), (scopes, response.status_code, response.content)
+    for scopes in holding:
+        response = call(api, world, operation, scopes)
+        assert response.status_code < 500, response.content
+        assert response.status_code != 401 and not refused_for_scope(response), (
+            scopes,
+            response.content,
+        )

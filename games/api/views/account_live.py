@@ -3,8 +3,6 @@ grows, resumable after any entry."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -19,7 +17,7 @@ from accounts.errors import AccountRequired, MissingScope
 from games.api.headers import account_credential, last_event_id
 from games.api.inputs import MAX_WAIT_SECONDS, EventsQuerySerializer, StreamQuerySerializer
 from games.api.renderers import EventStreamRenderer, JSONRenderer
-from games.api.schema import AFTER, LIMIT, RETRY_AFTER, problems, whole_number
+from games.api.schema import AFTER, LIMIT, RETRY_AFTER, any_scope, problems, scoped, whole_number
 from games.api.shapes import AccountEventsSerializer, AccountStreamFrameSerializer
 from games.api.views.common import client_address
 from games.api.views.live import LAST_EVENT_ID, Holding
@@ -29,9 +27,8 @@ from games.live.fanout import LONG_POLL, STREAM, hub, release_connections
 from games.live.sending import bound_sends
 from games.live.sse import EVENT_STREAM
 
-ACCOUNT_TOKEN: Any = [{"AccountToken": []}]
 #: Either scope reads the account's stream.
-STREAM_SCOPES = ("play", "challenge:read")
+STREAM_SCOPES = any_scope("play", "challenge:read")
 
 _FRAMES = """\
 One frame per entry of the account's inbox, in order:
@@ -77,8 +74,8 @@ def reader(request: Request) -> AccountCredential:
     credential = account_credential(request)
     if credential is None:
         raise AccountRequired()
-    if not credential.holds_any(*STREAM_SCOPES):
-        raise MissingScope(STREAM_SCOPES[0])
+    if not credential.holds_any(*STREAM_SCOPES.names):
+        raise MissingScope(STREAM_SCOPES.names[0])
     return credential
 
 
@@ -90,10 +87,8 @@ class AccountStreamView(APIView):
     @extend_schema(
         operation_id="stream_account",
         summary="Stream an account's news (Server-Sent Events)",
-        description="Scope `play` or `challenge:read`. Errors before the stream starts are "
-        "problem documents.\n\n" + _FRAMES,
         tags=["accounts"],
-        auth=ACCOUNT_TOKEN,
+        **scoped("Errors before the stream starts are problem documents.", STREAM_SCOPES, _FRAMES),
         parameters=[
             OpenApiParameter(
                 "after", whole_number(0), description="Sequence to start after (no snapshot)."
@@ -109,7 +104,6 @@ class AccountStreamView(APIView):
             ),
             **problems(400, 401, 403, 404, 503),
         },
-        extensions={"x-required-scopes": list(STREAM_SCOPES)},
     )
     def get(self, request: Request) -> StreamingHttpResponse:
         credential = reader(request)
@@ -139,14 +133,16 @@ class AccountEventsView(APIView):
     @extend_schema(
         operation_id="list_account_events",
         summary="Follow an account's news",
-        description="Scope `play` or `challenge:read`. The inbox's entries after `after`, at "
-        "most `limit`, each as the account stream's `data` shows it; with `wait`, answered "
-        "as soon as there is one (the stream's long poll: "
-        "`GET /api/v1/account/stream`). A token revoked while it waits is refused with 401. "
-        "Each poll (and a long poll while it waits) keeps the account's searching seek alive, "
-        "as an open account stream does (quick play, `SEEK_IDLE_SECONDS`).",
         tags=["accounts"],
-        auth=ACCOUNT_TOKEN,
+        **scoped(
+            "The inbox's entries after `after`, at most `limit`, each as the account stream's "
+            "`data` shows it; with `wait`, answered as soon as there is one (the stream's long "
+            "poll: `GET /api/v1/account/stream`). A token revoked while it waits is refused "
+            "with 401. Each poll (and a long poll while it waits) keeps the account's "
+            "searching seek alive, as an open account stream does (quick play, "
+            "`SEEK_IDLE_SECONDS`).",
+            STREAM_SCOPES,
+        ),
         parameters=[
             AFTER,
             LIMIT,
@@ -160,7 +156,6 @@ class AccountEventsView(APIView):
             RETRY_AFTER,
         ],
         responses={200: AccountEventsSerializer, **problems(400, 401, 403, 503)},
-        extensions={"x-required-scopes": list(STREAM_SCOPES)},
     )
     def get(self, request: Request) -> Response:
         credential = reader(request)

@@ -26,7 +26,14 @@ from games.api.inputs import (
     PlayerGamesQuerySerializer,
     SignUpSerializer,
 )
-from games.api.schema import RETRY_AFTER, problems, scoped, whole_number
+from games.api.schema import (
+    RETRY_AFTER,
+    any_scope,
+    every_scope,
+    problems,
+    scoped,
+    whole_number,
+)
 from games.api.shapes import (
     AccountCreatedSerializer,
     AccountGameListSerializer,
@@ -124,7 +131,7 @@ class AccountView(PerViewerView):
         tags=["accounts"],
         **scoped(
             "The account, and its record: games played (finished), won and under way.",
-            "account:read",
+            every_scope("account:read"),
         ),
         parameters=[RETRY_AFTER],
         responses={200: AccountSerializer, **problems(401, 403)},
@@ -140,7 +147,7 @@ class AccountView(PerViewerView):
             "Removes the account's tokens (every one stops working, within a second in every "
             "server process), its password and its profile. Its handle is never reused, and "
             "the games' logs keep the name each seat played under (they are append-only).",
-            "account:write",
+            every_scope("account:write"),
         ),
         request=None,
         parameters=[RETRY_AFTER],
@@ -161,7 +168,7 @@ class TokenListView(PerViewerView):
         **scoped(
             "Every personal token of the account, oldest first: never the token itself, only "
             "its first 14 characters (`prefix`). `last_used_at` moves at most once a minute.",
-            "account:read",
+            every_scope("account:read"),
         ),
         parameters=[RETRY_AFTER],
         responses={200: PersonalTokenSerializer(many=True), **problems(401, 403)},
@@ -177,7 +184,7 @@ class TokenListView(PerViewerView):
         **scoped(
             "Another personal token of the account, holding `scopes` (give a bot's token only "
             "what it needs, e.g. `play`). The token is shown this once.",
-            "account:write",
+            every_scope("account:write"),
         ),
         request=NewTokenSerializer,
         parameters=[RETRY_AFTER],
@@ -227,7 +234,7 @@ class TokenView(PerViewerView):
             "The token stops working at once in this process and within a second in every "
             "other (its open streams end). 404 `token_not_found` for no token of the account "
             "with this id.",
-            "account:write",
+            every_scope("account:write"),
         ),
         request=None,
         parameters=[
@@ -256,8 +263,7 @@ class MyGamesView(PerViewerView):
             "(`active`: setup or playing) first, those where it is your turn first among "
             "them, then by deadline (soonest first); then the waiting games, then the finished "
             "ones, newest first.",
-            "account:read",
-            "play",
+            any_scope("account:read", "play"),
         ),
         parameters=_page_parameters(list(core.ACCOUNT_GAME_STATUSES)),
         responses={200: AccountGameListSerializer, **problems(400, 401, 403)},

@@ -8,19 +8,16 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-import orjson
-from django.http import HttpResponse, HttpResponseBase
+from django.db import transaction
+from django.http import HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 import play
 from accounts.credentials import AccountCredential
-from accounts.scopes import SCOPES
-from games.api.headers import idempotency_key
 from games.api.inputs import (
     CHALLENGE_DIRECTIONS,
     MAX_OFFSET,
@@ -31,17 +28,23 @@ from games.api.inputs import (
     EmptySerializer,
 )
 from games.api.schema import (
-    ACCOUNT_ONLY,
     IDEMPOTENCY_KEY,
     IDEMPOTENT_REPLAYED,
     RETRY_AFTER,
+    every_scope,
     problems,
+    scoped,
     whole_number,
 )
 from games.api.shapes import CHALLENGE_STATUSES, ChallengeListSerializer, ChallengeSerializer
-from games.api.throttling import ChallengeCreationThrottle, PageBotSeatThrottle
+from games.api.throttling import challenge_wait
 from games.api.views.accounts import signed_in
-from games.api.views.common import PerViewerView, answer_response
+from games.api.views.common import (
+    PerViewerView,
+    answer_response,
+    answered_id,
+    keyed_by_account,
+)
 from games.api.views.lobby import GamePagination
 from games.core import idempotency
 from play.models import Challenge
@@ -63,78 +66,48 @@ _SEE_THE_LETTERS = (
 )
 
 
-def needs(description: str, *scopes: str) -> dict[str, Any]:
-    """`extend_schema` arguments of a challenge operation that needs every one of `scopes`:
-    its security, its description ending with them, and `x-required-scopes`."""
-    assert all(scope in SCOPES for scope in scopes)
-    named = " and ".join(f"`{scope}`" for scope in scopes)
-    plural = "s" if len(scopes) > 1 else ""
-    return {
-        "auth": ACCOUNT_ONLY,
-        "description": f"{description} Needs a personal token with the scope{plural} "
-        f"{named} (403 `missing_scope`, naming the first missing, without; 401 "
-        "`account_token_required` with a seat token or none).",
-        "extensions": {"x-required-scopes": list(scopes)},
-    }
-
-
-def _keyed(
-    request: Request, account: AccountCredential, *what: Any
-) -> idempotency.Idempotency | None:
-    """The request's `Idempotency-Key`, in the scope of the account's keys."""
-    key = idempotency_key(request)
-    if key is None:
-        return None
-    scope = idempotency.account_scope(account.account_id)
-    return idempotency.Idempotency(scope, key, idempotency.fingerprint(*what))
-
-
 def _answered(
     request: Request,
     account: AccountCredential,
     what: tuple[Any, ...],
     perform: Callable[[], Challenge],
     status: int = 200,
-) -> HttpResponseBase:
-    """`perform` once per `Idempotency-Key`, answering the challenge it leaves (a retry: the
-    first answer, byte for byte)."""
+) -> idempotency.Answer:
+    """`perform` once per `Idempotency-Key` (the account's), answering the challenge it leaves
+    (a retry: the first answer, byte for byte)."""
 
     def answer(_: object) -> idempotency.Answer:
         challenge = perform()
         return idempotency.Answer(status, play.challenge_data(challenge), None, challenge.game_id)
 
-    return answer_response(idempotency.run(_keyed(request, account, *what), answer))
+    return idempotency.run(keyed_by_account(request, account.account_id, *what), answer)
 
 
-def _count_bot_seats(request: Request, bots: int) -> None:
-    """A challenge's bots count against the address's `bot_seat` limit, as joins do (when the
-    API's throttles are on: `THROTTLING`)."""
-    if not APIView.throttle_classes or not bots:
-        return
-    throttle = PageBotSeatThrottle()
-    for _ in range(bots):
-        if not throttle.allow_request(request, None):
-            raise Throttled(wait=throttle.wait())
+def _made_within_limits(
+    request: Request, challenger: AccountCredential, asked: play.ChallengeRequest
+) -> Challenge:
+    """The challenge made, then counted against its limits (`challenge_wait`): once it is
+    valid, and once (a replay performs nothing); refused, it is rolled back with its game."""
+    with transaction.atomic():
+        challenge = play.create_challenge(challenger, asked)
+        wait = challenge_wait(request, challenger, len(asked.bots))
+        if wait is not None:
+            raise Throttled(wait=wait)
+    return challenge
 
 
 class ChallengeListView(PerViewerView):
     """The account's challenges: list them, make one."""
 
-    def get_throttles(self) -> list[Any]:
-        throttles = super().get_throttles()
-        if self.request.method == "POST" and throttles:
-            throttles.append(ChallengeCreationThrottle())
-        return throttles
-
     @extend_schema(
         operation_id="list_challenges",
         summary="List your challenges",
         tags=["challenges"],
-        **needs(
+        **scoped(
             "The challenges you made (`direction=outgoing`) and received (`incoming`), or "
             "both, newest first, paged as the lobby is; `status=` keeps one status (`expired` "
             "as soon as a pending one's `expires_at` passes).",
-            "challenge:read",
+            every_scope("challenge:read"),
         ),
         parameters=[
             OpenApiParameter(
@@ -169,7 +142,7 @@ class ChallengeListView(PerViewerView):
         operation_id="create_challenge",
         summary="Challenge players",
         tags=["challenges"],
-        **needs(
+        **scoped(
             "A new game, waiting, for you and the accounts `players` names: you take seat 0 "
             "(your account's seat), the `bots` the seats after it, and a seat is held for "
             "each invitee until the challenge closes (anyone else joining gets 409 "
@@ -179,9 +152,9 @@ class ChallengeListView(PerViewerView):
             "handle named twice or a built-in bot's (`errors.players`); 404 "
             "`player_not_found` for no such account. Rate limited per account (scope "
             "`challenge_create`, 60 an hour in production) and, for its bots, per address "
-            "(`bot_seat`): 429 `throttled` beyond.",
-            "challenge:write",
-            "play",
+            "(`bot_seat`), counted once per challenge made (neither a refused one nor a replay "
+            "counts): 429 `throttled` beyond, and nothing is made.",
+            every_scope("challenge:write", "play"),
         ),
         request=CreateChallengeSerializer,
         parameters=[IDEMPOTENCY_KEY, LOCATION, IDEMPOTENT_REPLAYED, RETRY_AFTER],
@@ -192,7 +165,6 @@ class ChallengeListView(PerViewerView):
         form = CreateChallengeSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         chosen = form.validated_data
-        _count_bot_seats(request, len(chosen["bots"]))
         asked = play.ChallengeRequest(
             players=chosen["players"],
             seats=chosen["seats"],
@@ -202,18 +174,11 @@ class ChallengeListView(PerViewerView):
             expires_in=chosen["expires_in"],
         )
         what = ("create_challenge", chosen)
-        perform = partial(play.create_challenge, credential, asked)
-        response = _answered(request, credential, what, perform, status=201)
-        response["Location"] = f"/api/v1/challenges/{_challenge_id(response)}"
+        perform = partial(_made_within_limits, request, credential, asked)
+        answer = _answered(request, credential, what, perform, status=201)
+        response = answer_response(answer)
+        response["Location"] = f"/api/v1/challenges/{answered_id(answer)}"
         return response
-
-
-def _challenge_id(response: HttpResponseBase) -> str:
-    """The id of the challenge an answer holds (as data, or as a replay's bytes)."""
-    if isinstance(response, Response):
-        return str(response.data["id"])
-    assert isinstance(response, HttpResponse)
-    return str(orjson.loads(response.content)["id"])
 
 
 class ChallengeDetailView(PerViewerView):
@@ -223,10 +188,10 @@ class ChallengeDetailView(PerViewerView):
         operation_id="get_challenge",
         summary="Get a challenge",
         tags=["challenges"],
-        **needs(
+        **scoped(
             "The challenge, for its challenger and its invitees (404 `challenge_not_found` "
             "for anyone else, as for no such challenge).",
-            "challenge:read",
+            every_scope("challenge:read"),
         ),
         parameters=[CHALLENGE_ID, RETRY_AFTER],
         responses={200: ChallengeSerializer, **problems(401, 403, 404)},
@@ -246,7 +211,7 @@ class AcceptChallengeView(PerViewerView):
         operation_id="accept_challenge",
         summary="Accept a challenge",
         tags=["challenges"],
-        **needs(
+        **scoped(
             "An invitee takes the seat held for it in the challenge's game (its account's "
             "seat, as a join with a personal token). Once every invitee has, the challenge is "
             "`accepted`, and the game deals when its last seat is taken. Every party gets a "
@@ -254,8 +219,7 @@ class AcceptChallengeView(PerViewerView):
             "`not_invited` for its challenger; 409 `already_answered`, or "
             "`challenge_closed` once it is no longer pending (`challenge_status`: `expired` "
             "as soon as `expires_at` passes).",
-            "challenge:write",
-            "play",
+            every_scope("challenge:write", "play"),
         ),
         request=EmptySerializer,
         parameters=[CHALLENGE_ID, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, RETRY_AFTER],
@@ -266,7 +230,7 @@ class AcceptChallengeView(PerViewerView):
         EmptySerializer(data=_empty_or(request)).is_valid(raise_exception=True)
         what = ("accept_challenge", challenge_id)
         perform = partial(play.accept_challenge, credential, challenge_id)
-        return _answered(request, credential, what, perform)
+        return answer_response(_answered(request, credential, what, perform))
 
 
 class DeclineChallengeView(PerViewerView):
@@ -274,13 +238,13 @@ class DeclineChallengeView(PerViewerView):
         operation_id="decline_challenge",
         summary="Decline a challenge",
         tags=["challenges"],
-        **needs(
+        **scoped(
             "An invitee declines, saying why (`reason`, `generic` by default): the challenge "
             "is `declined` and its game called off (`GameCanceled`, reason `declined`). The "
             "challenger and the decliner get a `challenge_declined` letter, the other "
             f"invitees a `challenge_canceled`. {_SEE_THE_LETTERS} Answers the challenge. "
             "Refused as an accept is.",
-            "challenge:write",
+            every_scope("challenge:write"),
         ),
         request=DeclineSerializer,
         parameters=[CHALLENGE_ID, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, RETRY_AFTER],
@@ -293,7 +257,7 @@ class DeclineChallengeView(PerViewerView):
         reason = form.validated_data["reason"]
         what = ("decline_challenge", challenge_id, reason)
         perform = partial(play.decline_challenge, credential, challenge_id, reason)
-        return _answered(request, credential, what, perform)
+        return answer_response(_answered(request, credential, what, perform))
 
 
 class CancelChallengeView(PerViewerView):
@@ -301,12 +265,12 @@ class CancelChallengeView(PerViewerView):
         operation_id="cancel_challenge",
         summary="Cancel a challenge",
         tags=["challenges"],
-        **needs(
+        **scoped(
             "The challenger calls its challenge off: `canceled`, and its game too "
             "(`GameCanceled`, reason `canceled`); every party gets a `challenge_canceled` "
             f"letter. {_SEE_THE_LETTERS} Answers the challenge. 403 `not_challenger` for an "
             "invitee; 409 `challenge_closed` once it is no longer pending.",
-            "challenge:write",
+            every_scope("challenge:write"),
         ),
         request=EmptySerializer,
         parameters=[CHALLENGE_ID, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, RETRY_AFTER],
@@ -317,4 +281,4 @@ class CancelChallengeView(PerViewerView):
         EmptySerializer(data=_empty_or(request)).is_valid(raise_exception=True)
         what = ("cancel_challenge", challenge_id)
         perform = partial(play.cancel_challenge, credential, challenge_id)
-        return _answered(request, credential, what, perform)
+        return answer_response(_answered(request, credential, what, perform))

@@ -3,10 +3,11 @@ order of checks (who you are before what you sent)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import orjson
 from django.http import HttpResponse, HttpResponseBase
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from rest_framework import status as http
@@ -55,11 +56,38 @@ def client_address(request: Request) -> str:
 def keyed_by_address(request: Request, *what: Any) -> idempotency.Idempotency | None:
     """The `Idempotency-Key` of a request made without a seat token (scope: the client's
     address), `what` telling the request; None without a key."""
+    return _keyed(request, idempotency.address_scope(client_address(request)), what)
+
+
+def keyed_by_account(
+    request: Request, account_id: int, *what: Any
+) -> idempotency.Idempotency | None:
+    """The `Idempotency-Key` of an account's request that no seat of a game answers for (a
+    challenge, a seek, a join, a spectator's message): scope the account, all its tokens
+    together, `what` telling the request; None without a key."""
+    return _keyed(request, idempotency.account_scope(account_id), what)
+
+
+def keyed_by_seat(
+    request: Request, game_id: object, seat: int, *what: Any
+) -> idempotency.Idempotency | None:
+    """The `Idempotency-Key` of a request a seat makes (scope: that seat of that game, as its
+    actions' keys), `what` telling the request; None without a key."""
+    return _keyed(request, idempotency.seat_scope(game_id, seat), what)
+
+
+def _keyed(request: Request, scope: str, what: tuple[Any, ...]) -> idempotency.Idempotency | None:
     key = idempotency_key(request)
     if key is None:
         return None
-    scope = idempotency.address_scope(client_address(request))
     return idempotency.Idempotency(scope, key, idempotency.fingerprint(*what))
+
+
+def answered_id(answer: idempotency.Answer) -> str:
+    """The `id` an answer's body names (a new challenge's, a new seek's), whether the body is
+    data or the stored bytes of a replay: for its `Location`."""
+    body = orjson.loads(answer.body) if isinstance(answer.body, bytes) else answer.body
+    return str(body["id"])
 
 
 def answer_response(answer: idempotency.Answer) -> HttpResponseBase:
@@ -76,14 +104,20 @@ def answer_response(answer: idempotency.Answer) -> HttpResponseBase:
 
 
 @contextmanager
-def authenticated_before_bad_request(request: Request, game_id: str) -> Iterator[None]:
+def authenticated_before_bad_request(
+    request: Request, game_id: str, caller: Callable[[], object] | None = None
+) -> Iterator[None]:
     """Parse a seat's request inside this: a malformed one (400, 415) is answered 404 for an
-    unknown game and 401 without a token of one of its seats first, as a well-formed one is.
-    The checks cost nothing on the usual path; the services check again when they act."""
+    unknown game and 401 without a token of one of its seats first, as a well-formed one is
+    (or as `caller` checks who calls, for an operation that others may call too). The checks
+    cost nothing on the usual path; the services check again when they act."""
     try:
         yield
     except (APIException, InvalidRequest) as error:
         malformed = (http.HTTP_400_BAD_REQUEST, http.HTTP_415_UNSUPPORTED_MEDIA_TYPE)
         if isinstance(error, InvalidRequest) or error.status_code in malformed:
-            core.game_and_seat(game_id, seat_credential(request), required=True)
+            if caller is None:
+                core.game_and_seat(game_id, seat_credential(request), required=True)
+            else:
+                caller()
         raise

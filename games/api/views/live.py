@@ -13,16 +13,15 @@ from rest_framework.views import APIView
 
 from accounts.credentials import AccountCredential
 from games import core
-from games.api.headers import seat_credential
+from games.api.headers import last_frame_id, seat_credential
 from games.api.inputs import GameStreamQuerySerializer
 from games.api.renderers import EventStreamRenderer, JSONRenderer
 from games.api.schema import GAME_ID, RETRY_AFTER, SEAT_OR_SPECTATOR, problems
 from games.api.shapes import StreamFrameSerializer
 from games.api.views.common import client_address
-from games.core.errors import InvalidRequest
+from games.core.cursors import CURSOR_PATTERN, Cursor
 from games.core.tokens import Credential
 from games.live import streams
-from games.live.chat_stream import CURSOR_PATTERN, Cursor, parse_cursor
 from games.live.fanout import STREAM, Place, hub, release_connections
 from games.live.sending import bound_sends
 from games.live.sse import EVENT_STREAM
@@ -188,24 +187,6 @@ def _start(request: Request) -> Cursor:
     """Where the stream starts: after `Last-Event-ID`, else `?after=`, else the start."""
     query = GameStreamQuerySerializer(data=request.query_params)
     query.is_valid(raise_exception=True)
-    resumed = _last_frame(request)
+    resumed = last_frame_id(request)
     started: Cursor = query.validated_data.get("after", Cursor())
     return resumed if resumed is not None else started
-
-
-def _last_frame(request: Request) -> Cursor | None:
-    """The id of the frame a reconnecting client last received (`Last-Event-ID`), if any."""
-    raw = request.headers.get("Last-Event-ID")
-    if raw is None or not raw.strip(" \t"):
-        return None
-    cursor = parse_cursor(raw.strip(" \t"))
-    if cursor is None:
-        raise InvalidRequest(
-            "Last-Event-ID takes the id of the last frame received, e.g. 12 or 12:3.",
-            errors={
-                "Last-Event-ID": [
-                    "Expected a whole number from 0 to 2147483647, or two joined by a colon (12:3)."
-                ]
-            },
-        )
-    return cursor

@@ -52,6 +52,7 @@ from games.api.schema import (
     SEAT,
     SEAT_ONLY,
     SEAT_OR_SPECTATOR,
+    every_scope,
     problems,
     scoped,
     whole_number,
@@ -69,7 +70,9 @@ from games.api.views.common import (
     answer_response,
     authenticated_before_bad_request,
     client_address,
+    keyed_by_account,
     keyed_by_address,
+    keyed_by_seat,
     with_etag,
 )
 from games.core import bots, idempotency
@@ -338,11 +341,9 @@ def _join_key(
     request: Request, account: AccountCredential | None, what: tuple[Any, ...]
 ) -> idempotency.Idempotency | None:
     """A guest's join key belongs to its address, an account's to the account."""
-    key = idempotency_key(request)
-    if account is None or key is None:
+    if account is None:
         return keyed_by_address(request, *what)
-    scope = idempotency.account_scope(account.account_id)
-    return idempotency.Idempotency(scope, key, idempotency.fingerprint(*what))
+    return keyed_by_account(request, account.account_id, *what)
 
 
 def _joined(
@@ -477,8 +478,9 @@ def _seat_key(
     if key is None:
         return None
     presented = None if credential is None else credential.seat_hash(core.game_uuid(game_id))
-    what = idempotency.fingerprint(operation, seat, presented, client_address(request))
-    return idempotency.Idempotency(idempotency.seat_scope(game_id, seat), key, what)
+    return keyed_by_seat(
+        request, game_id, seat, operation, seat, presented, client_address(request)
+    )
 
 
 def _rotated(game_id: str, seat: int, credential: Credential | None) -> idempotency.Answer:
@@ -510,7 +512,7 @@ class ReservationView(PerViewerView):
             "created the game): anyone may take it now. Answers the game as a spectator sees "
             "it. 403 `not_creator` for another account; 404 `reservation_not_found` when no "
             "seat is kept for that handle (never reserved, taken, freed, or the game started).",
-            "play",
+            every_scope("play"),
         ),
     )
     def delete(self, request: Request, game_id: str, handle: str) -> Response:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -18,7 +19,7 @@ from games.api.schema import (
     IDEMPOTENCY_KEY,
     IDEMPOTENT_REPLAYED,
     RETRY_AFTER,
-    SEAT_ONLY,
+    SEAT_OR_ACCOUNT,
     problems,
 )
 from games.api.shapes import RematchSerializer
@@ -26,6 +27,7 @@ from games.api.views.common import (
     PerViewerView,
     answer_response,
     authenticated_before_bad_request,
+    keyed_by_account,
 )
 from games.core import idempotency
 from games.core.tokens import Credential
@@ -64,7 +66,7 @@ class RematchView(PerViewerView):
         summary="Rematch a finished game",
         description=_DESCRIPTION,
         tags=["lobby"],
-        auth=SEAT_ONLY,
+        auth=SEAT_OR_ACCOUNT,
         request=None,
         parameters=[GAME_ID, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, RETRY_AFTER],
         responses={
@@ -75,29 +77,40 @@ class RematchView(PerViewerView):
     )
     def post(self, request: Request, game_id: str) -> Any:
         credential = seat_credential(request)
-        with authenticated_before_bad_request(request, game_id):
+        caller = partial(_caller, game_id, credential)
+        with authenticated_before_bad_request(request, game_id, caller):
             raw = request.data if request.data not in (None, "") else {}
             EmptySerializer(data=raw).is_valid(raise_exception=True)
             key = idempotency_key(request)
-        keyed = _rematch_key(game_id, credential, key)
+        keyed = _rematch_key(request, game_id, credential, key)
         answer = idempotency.run(keyed, lambda _: _rematched(game_id, credential))
         response = answer_response(answer)
         response["Cache-Control"] = "no-store"
         return response
 
 
+def _caller(game_id: str, credential: Credential | None) -> None:
+    """Who asks, checked before what it sent: a seat's token of the game (401), or an account
+    by its personal token (scope `play`, 403; whether it sat in the game is the rematch's to
+    say, 403 `not_a_player`), in a game that exists (404)."""
+    if isinstance(credential, AccountCredential):
+        credential.require("play")
+        core.game_and_seat(game_id, None, required=False)
+    else:
+        core.game_and_seat(game_id, credential, required=True)
+
+
 def _rematch_key(
-    game_id: str, credential: Credential | None, key: str | None
+    request: Request, game_id: str, credential: Credential | None, key: str | None
 ) -> idempotency.Idempotency | None:
-    """A rematch's key belongs to its caller: the old game's seat (as its actions' keys do),
-    or the account."""
+    """A rematch's key belongs to its caller: the account, or the old game's seat (as its
+    actions' keys do; 401 for a token of none of its seats)."""
     if key is None:
         return None
-    what = idempotency.fingerprint("rematch", str(core.game_uuid(game_id)))
+    what = ("rematch", str(core.game_uuid(game_id)))
     if isinstance(credential, AccountCredential):
-        scope = idempotency.account_scope(credential.account_id)
-        return idempotency.Idempotency(scope, key, what)
-    return core.seat_key(game_id, credential, key, what)
+        return keyed_by_account(request, credential.account_id, *what)
+    return core.seat_key(game_id, credential, key, idempotency.fingerprint(*what))
 
 
 def _rematched(game_id: str, credential: Credential | None) -> idempotency.Answer:

@@ -1,115 +1,44 @@
 """The `seeks` tag: quick play. An account seeks a game (a range of seats, a clock, bots after
 a wait), reads its seek until the matcher has seated it, or withdraws it. Thin: the use cases
-are `play`'s (`play.seeks`, `play.matcher`); the body's serializer and the answer's shape are
-here, beside their only view."""
+are `play`'s (`play.seeks`, `play.matcher`); the body's serializer is in `games.api.inputs`, the
+answer's shape in `games.api.shapes`."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 from typing import Any
 
-from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
 from rest_framework import status as http
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 import play
 from accounts.credentials import AccountCredential
-from engine.options import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS
-from games.api.headers import idempotency_key
-from games.api.inputs import StrictIntegerField, StrictSerializer
+from games.api.inputs import CreateSeekSerializer
 from games.api.schema import (
     IDEMPOTENCY_KEY,
     IDEMPOTENT_REPLAYED,
     LOCATION,
     RETRY_AFTER,
+    every_scope,
     problems,
     scoped,
 )
+from games.api.shapes import SeekSerializer
 from games.api.views.accounts import NO_CONTENT, signed_in
-from games.api.views.common import PerViewerView, answer_response
+from games.api.views.common import (
+    PerViewerView,
+    answer_response,
+    answered_id,
+    keyed_by_account,
+)
 from games.core import idempotency
-from play.models import SeekStatus
 
 SEEK_ID = OpenApiParameter(
     "seek_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The seek's id."
 )
-
-
-class SeatRangeSerializer(StrictSerializer):
-    """The game sizes a seeker accepts: any number of seats from `min` to `max`."""
-
-    min = StrictIntegerField(
-        min_value=MIN_SEATS, max_value=MAX_SEATS, help_text="The fewest seats (2 to 8)."
-    )
-    max = StrictIntegerField(
-        min_value=MIN_SEATS, max_value=MAX_SEATS, help_text="The most seats (`min` to 8)."
-    )
-
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        if data["min"] > data["max"]:
-            raise serializers.ValidationError({"max": ["Ensure this value is at least min."]})
-        return data
-
-
-class CreateSeekSerializer(StrictSerializer):
-    """A seek: the seats accepted, the clock, and how long before bots may fill the table."""
-
-    seats = SeatRangeSerializer()
-    turn_seconds = StrictIntegerField(
-        min_value=MIN_TURN_SECONDS,
-        max_value=MAX_TURN_SECONDS,
-        default=None,
-        allow_null=True,
-        help_text="Each turn's clock, in seconds (R13), as a game's option; null (the "
-        "default): no clock. Only seekers with the same clock are matched.",
-    )
-    bots_after = StrictIntegerField(
-        min_value=0,
-        max_value=settings.SEEK_MAX_SECONDS,
-        default=None,
-        allow_null=True,
-        help_text="Seconds after which bots may fill the empty seats of your game (up to "
-        "the fewest seats its seekers accept); 0: at once. Null (the default): no bots, keep "
-        "waiting for people.",
-    )
-
-
-class SeekSeatsSerializer(serializers.Serializer):
-    min = serializers.IntegerField()
-    max = serializers.IntegerField()
-
-
-class SeekSerializer(serializers.Serializer):
-    """A seek, as its account reads it."""
-
-    id = serializers.UUIDField()
-    status = serializers.ChoiceField(
-        choices=SeekStatus.choices,
-        help_text="`searching` until the matcher seats you (`matched`: `game` and `seat` say "
-        "where), you delete it (`canceled`), or it lapses (`expired`).",
-    )
-    created_at = serializers.DateTimeField()
-    seats = SeekSeatsSerializer(help_text="The seat counts accepted.")
-    turn_seconds = serializers.IntegerField(allow_null=True, help_text="The clock; null: none.")
-    bots_after = serializers.IntegerField(
-        allow_null=True, help_text="Seconds before bots may fill the table; null: never."
-    )
-    expires_at = serializers.DateTimeField(
-        allow_null=True,
-        help_text="While searching: when the seek expires unless your account is seen before "
-        "(an open account stream, or a read of the seek, moves it on, never past "
-        "`SEEK_MAX_SECONDS` after `created_at`). Expired: when it did. Null once matched or "
-        "canceled.",
-    )
-    game = serializers.UUIDField(
-        allow_null=True, help_text="Once matched: the game you are seated in."
-    )
-    seat = serializers.IntegerField(allow_null=True, help_text="Once matched: your seat in it.")
 
 
 _LIFETIME = (
@@ -143,7 +72,7 @@ class SeekListView(PerViewerView):
             f"A new seek, `searching`. {_MATCHING} {_LIFETIME} One searching seek per account: "
             "another is refused with 409 `already_seeking` (its `seek` names the one you "
             "have). An `Idempotency-Key` belongs to the account.",
-            "play",
+            every_scope("play"),
         ),
         request=CreateSeekSerializer,
         parameters=[IDEMPOTENCY_KEY, LOCATION, IDEMPOTENT_REPLAYED, RETRY_AFTER],
@@ -154,10 +83,10 @@ class SeekListView(PerViewerView):
         form = CreateSeekSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         wanted = _wanted(form.validated_data)
-        keyed = _account_key(request, account.account_id, wanted)
+        keyed = keyed_by_account(request, account.account_id, "create_seek", asdict(wanted))
         answer = idempotency.run(keyed, lambda _: _created(account, wanted))
         response = answer_response(answer)
-        response["Location"] = f"/api/v1/seeks/{_seek_id(answer)}"
+        response["Location"] = f"/api/v1/seeks/{answered_id(answer)}"
         return response
 
 
@@ -170,26 +99,9 @@ def _wanted(chosen: dict[str, Any]) -> play.SeekRequest:
     )
 
 
-def _account_key(
-    request: Request, account_id: int, wanted: play.SeekRequest
-) -> idempotency.Idempotency | None:
-    """A seek's key belongs to its account."""
-    key = idempotency_key(request)
-    if key is None:
-        return None
-    what = idempotency.fingerprint("create_seek", asdict(wanted))
-    return idempotency.Idempotency(idempotency.account_scope(account_id), key, what)
-
-
 def _created(account: AccountCredential, wanted: play.SeekRequest) -> idempotency.Answer:
     seek = play.create_seek(account, wanted)
     return idempotency.Answer(201, play.seek_data(seek), None, None)
-
-
-def _seek_id(answer: idempotency.Answer) -> str:
-    """The seek's id in an answer, as data or as the stored bytes of a replay."""
-    body = json.loads(answer.body) if isinstance(answer.body, bytes) else answer.body
-    return str(body["id"])
 
 
 class SeekView(PerViewerView):
@@ -204,7 +116,7 @@ class SeekView(PerViewerView):
             "read of a searching seek is a sign of your presence, which keeps it alive: poll "
             f"it (every few seconds) or keep your account stream open. {_LIFETIME} 404 "
             "`seek_not_found` for a seek that is not yours.",
-            "play",
+            every_scope("play"),
         ),
         parameters=[SEEK_ID, RETRY_AFTER],
         responses={200: SeekSerializer, **problems(401, 403, 404)},
@@ -221,7 +133,7 @@ class SeekView(PerViewerView):
             "Stops searching: the seek is `canceled` (a seek already canceled or expired stays "
             "so, 204 too). A matched seek is a seat in its game: 409 `seek_already_matched` "
             "(leave the game instead). 404 `seek_not_found` for a seek that is not yours.",
-            "play",
+            every_scope("play"),
         ),
         request=None,
         parameters=[SEEK_ID, RETRY_AFTER],
