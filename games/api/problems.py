@@ -281,7 +281,8 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         "The token lacks a scope",
         "The personal token presented is valid but was not given the scope this operation "
         "needs; `required_scope` names it (each operation's `x-required-scopes` in the "
-        "schema lists its scopes).",
+        "schema lists the scopes it needs every one of, `x-required-scopes-any` those any "
+        "one of which will do).",
         "Use a token with that scope, or create one (`POST /api/v1/account/tokens`).",
     ),
     "player_not_found": ProblemType(
