@@ -4,7 +4,8 @@ invitee's seat held (`SeatHold`) until the challenge's `expires_at`; the invitee
 every one accepted, the game deals as any full game (it does by itself when its last seat is
 taken). A decline, the challenger's cancel or the expiry close the challenge and call its game
 off (`GameCanceled`). Each step writes its letters to the parties' inboxes (their account
-streams) in its own transaction.
+streams) in its own transaction, run again if another writer took a letter's number
+(`play.conflicts`).
 
 A challenge changes status only from `pending`, under its row's lock (`select_for_update` on
 PostgreSQL; SQLite's write lock, taken at the transaction's start): of an accept, a decline, a
@@ -35,6 +36,7 @@ from games.core import clock
 from games.core.errors import InvalidRequest
 from games.core.resources import iso_time
 from games.models import Game, Seat, Status
+from play.conflicts import retried
 from play.errors import (
     AlreadyAnswered,
     ChallengeClosed,
@@ -66,6 +68,7 @@ class ChallengeRequest:
     expires_in: int = DEFAULT_EXPIRES_IN
 
 
+@retried
 def create_challenge(challenger: AccountCredential, request: ChallengeRequest) -> Challenge:
     """The challenge and its game, all in one transaction: the game created waiting, the
     challenger seated (its account's seat: the token needs `play` as well), the bots seated,
@@ -154,6 +157,7 @@ def _schedule_expiry(challenge: Challenge) -> None:
     tasks.expire_challenge.using(run_after=challenge.expires_at).enqueue(str(challenge.id))
 
 
+@retried
 def accept_challenge(invitee: AccountCredential, challenge_id: object) -> Challenge:
     """The invitee takes its held seat (the token needs `play` as well); once every invitee
     has, the challenge is `accepted` (the game dealt when its last seat was taken). Letters
@@ -176,6 +180,7 @@ def accept_challenge(invitee: AccountCredential, challenge_id: object) -> Challe
         return _read(challenge.id)
 
 
+@retried
 def decline_challenge(
     invitee: AccountCredential, challenge_id: object, reason: str = "generic"
 ) -> Challenge:
@@ -203,6 +208,7 @@ def decline_challenge(
         return _read(challenge.id)
 
 
+@retried
 def cancel_challenge(challenger: AccountCredential, challenge_id: object) -> Challenge:
     """The challenger calls its challenge off: `canceled`, its game too (`GameCanceled`,
     reason `canceled`); `challenge_canceled` to every party. 403 `not_challenger` for an
@@ -220,6 +226,7 @@ def cancel_challenge(challenger: AccountCredential, challenge_id: object) -> Cha
         return _read(challenge.id)
 
 
+@retried
 def expire_challenge(challenge_id: uuid.UUID) -> bool:
     """The challenge `expired`, if it is still pending at its `expires_at`, its game called off
     (reason `expired`) and `challenge_canceled` sent to every party; answers whether it acted.

@@ -22,6 +22,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.db import transaction
@@ -142,11 +143,11 @@ def _bots_due(seek: Seek, now: datetime) -> bool:
 
 
 def _started(found: Match) -> bool:
-    """Start `found`'s game, all of it or nothing (a savepoint): False, logged, if it failed
-    (its seeks stay searching, for the next run)."""
+    """Start `found`'s game, all of it or nothing (a savepoint), again if another writer took
+    a letter's number: False, logged, if it failed (its seeks stay searching, for the next
+    run)."""
     try:
-        with transaction.atomic():
-            _start(found)
+        core.retry_on_conflict(partial(_start, found))
     except Exception:
         logger.exception("a match of %d seeks failed", len(found.seekers))
         return False
@@ -154,17 +155,18 @@ def _started(found: Match) -> bool:
 
 
 def _start(found: Match) -> None:
-    """A listed game with a secret seed and the seekers' clock; each seeker told
-    (`seek_matched`) then seated by its account, oldest first, then the bots (the last seat
-    taken deals, as for any full game)."""
+    """In one transaction, a listed game with a secret seed and the seekers' clock; each
+    seeker told (`seek_matched`) then seated by its account, oldest first, then the bots (the
+    last seat taken deals, as for any full game)."""
     first = found.seekers[0]
     options = None if first.turn_seconds is None else {"turn_seconds": first.turn_seconds}
-    game = core.create_game(seats=found.seats, options=options, seed=None)
-    deliver([_letter(seek, game, seat) for seat, seek in enumerate(found.seekers)])
-    for seat, seek in enumerate(found.seekers):
-        _seat(seek, game, seat)
-    for _ in range(found.bots):
-        core.join_game(game.id, bots.default_name(BOT_STRATEGY), BOT_STRATEGY)
+    with transaction.atomic():
+        game = core.create_game(seats=found.seats, options=options, seed=None)
+        deliver([_letter(seek, game, seat) for seat, seek in enumerate(found.seekers)])
+        for seat, seek in enumerate(found.seekers):
+            _seat(seek, game, seat)
+        for _ in range(found.bots):
+            core.join_game(game.id, bots.default_name(BOT_STRATEGY), BOT_STRATEGY)
 
 
 def _letter(seek: Seek, game: Game, seat: int) -> Letter:

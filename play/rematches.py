@@ -29,6 +29,7 @@ from games.core import clock
 from games.core.errors import ConcurrentUpdate, GameNotFinished, InvalidToken
 from games.core.tokens import Credential
 from games.models import Game, Seat, Status
+from play.conflicts import retried
 from play.errors import NotAPlayer
 from play.models import RematchSeat
 
@@ -49,6 +50,7 @@ class Rematched:
     created: bool
 
 
+@retried
 def rematch(game_id: object, credential: Credential | None) -> Rematched:
     """Seat the caller, a player of the finished game `game_id` (its seat token, or its
     account's personal token), in that game's rematch, created by the first call. All or

@@ -11,6 +11,9 @@ import pytest
 from django_tasks_db.models import DBTaskResult
 from rest_framework.test import APIClient
 
+from accounts.inbox import Letter, deliver
+from accounts.models import Account, InboxEntry
+from games.core.append import WRITE_ATTEMPTS
 from games.models import Game, GameEvent, SeatHold
 from play.challenges import expire_due_challenges
 from play.models import Challenge
@@ -377,3 +380,25 @@ def test_a_game_its_invitees_joined_themselves_is_an_accepted_challenge(
     assert Challenge.objects.get(pk=made["id"]).status == "accepted"
     assert get_view(api, made["game"])["status"] == "setup"  # played, never called off
     assert letters("ada", "challenge_canceled") == []
+
+
+def test_a_challenge_that_keeps_losing_its_letters_numbers_is_409_and_leaves_nothing(
+    api: APIClient, ada: str, bob: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each attempt's letter collides with another writer's (here, a row of the same number
+    written again): tried a bounded number of times, then 409, all or nothing."""
+    bob_id = Account.objects.get(handle="bob").id
+    deliver([Letter("bob", "your_turn", {})])
+    attempts: list[object] = []
+
+    def collide(letters: object) -> None:
+        attempts.append(letters)
+        InboxEntry.objects.create(account_id=bob_id, sequence=1, type="your_turn", payload={})
+
+    monkeypatch.setattr("play.challenges.deliver", collide)
+    games = Game.objects.count()
+    refused = api.post(CHALLENGES, {"players": ["bob"], "seats": 2}, format="json", **bearer(ada))
+    assert_problem(refused, 409, "concurrent_update")
+    assert len(attempts) == WRITE_ATTEMPTS
+    assert not Challenge.objects.exists() and Game.objects.count() == games
+    assert not SeatHold.objects.exists()
