@@ -58,7 +58,8 @@ PAGE = 100
 MAX_PAGE = 500
 #: Tries of a write that lost its number to a concurrent writer.
 ATTEMPTS = 10
-#: What a personal token needs to write, and (either) to read or mute as its account's seat.
+#: What a personal token needs to write, and (either) to read or mute as its account's seat (a
+#: token with neither reads as an anonymous spectator).
 WRITE_SCOPE = "chat:write"
 READ_SCOPES = ("chat:write", "play")
 #: PostgreSQL's channel for `<game id> <sequence>` once a message commits (the other processes).
@@ -135,7 +136,7 @@ def read_messages(
     """The messages after `after`, oldest first, at most `limit`, of `room` or of every room
     the caller may read (less those its seat muted, listed in `muted`). Naming a room it may
     not read is refused (403 `chat_room_forbidden`)."""
-    reader = speaker(game_id, credential, *READ_SCOPES)
+    reader = _reader(game_id, credential)
     readable = readable_rooms(reader.seat, reader.game.ended)
     if room is not None and room not in readable:
         raise ChatRoomForbidden(
@@ -145,6 +146,15 @@ def read_messages(
     rooms = [name for name in ([room] if room else readable) if name not in muted]
     found = messages_after(reader.game.id, after, limit, rooms)
     return {"messages": found, "muted": muted}
+
+
+def _reader(game_id: object, credential: Credential | None) -> Speaker:
+    """Who reads: as `speaker` says; a personal token with neither of `READ_SCOPES` reads as
+    anyone may without a token (an anonymous spectator): it may not act for its account's
+    seat, but what everyone reads is not kept from it."""
+    if isinstance(credential, AccountCredential) and not credential.holds_any(*READ_SCOPES):
+        credential = None
+    return speaker(game_id, credential, *READ_SCOPES)
 
 
 def messages_after(

@@ -122,8 +122,9 @@ class ChatView(PerViewerView):
         "seat's muted rooms are left out (listed in `muted`). Page on with `after` set to the "
         "last `sequence` received. The chat is a log of its own: the game's events, history "
         "and replays never hold it. A game's stream carries the same messages as `chat` "
-        "frames. With a personal token (an account's seat, or a spectator), scope `chat:write` "
-        "or `play`.",
+        "frames. A personal token reads as its account (its account's seat, or a spectator) "
+        "with the scope `chat:write` or `play`; one with neither reads as anyone may without "
+        "a token (an anonymous spectator).",
         tags=["chat"],
         auth=SEAT_OR_SPECTATOR,
         parameters=[
