@@ -116,10 +116,16 @@ def _own_seek(account: AccountCredential, seek_id: object, *, for_update: bool =
 
 
 def seen(account_id: int) -> int:
-    """A sign of the account's presence (its account stream is open): its searching seek, if it
-    has not lapsed, lives on. One UPDATE; answers the seeks it moved on (0 or 1)."""
+    """A sign of the account's presence (its account stream is open, it polls its events): its
+    searching seek, if it has not lapsed, lives on; answers the seeks it moved on (0 or 1).
+    Called for every account, seeking or not: one indexed read, and an UPDATE only when there
+    is a seek to move on (on SQLite any UPDATE, even of no row, waits for the one write
+    lock)."""
     now = clock.now()
-    return _live(now).filter(account_id=account_id).update(seen_at=now)
+    live = _live(now).filter(account_id=account_id)
+    if not live.exists():
+        return 0
+    return live.update(seen_at=now)
 
 
 def lapse_seeks(seeks: QuerySet[Seek] | None = None) -> int:
