@@ -208,16 +208,27 @@ class ChatMute(models.Model):
 
 
 class RematchSeat(models.Model):
-    """The seat a guest took in a rematch (`seat` of `game`), by the seat it held in the game
-    before (`previous_seat`): a guest is known only by its old seat token, so a second call
-    with it answers the seat it took rather than seating it again. Accounts need none: their
-    seats name them."""
+    """The seat a guest took in a rematch (`seat` of `game`, its row `seat_row`), by the seat
+    it held in the game before (`previous_seat`): a guest is known only by its old seat token,
+    so a second call with it gives that seat a new token rather than seating it again.
+    Accounts need none: their seats name them."""
 
     game = models.ForeignKey(
         "games.Game", on_delete=models.CASCADE, related_name="rematch_seats", db_index=False
     )
     previous_seat = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField()
+    # The seat's row as the guest took it: gone (or another's) once the guest left a waiting
+    # rematch, whose seat then opened to anyone. No constraint: core deletes seats' rows
+    # knowing nothing of this one.
+    seat_row = models.ForeignKey(
+        "games.Seat",
+        null=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        db_index=False,
+        related_name="+",
+    )
 
     class Meta:
         constraints = [
