@@ -6,9 +6,12 @@ compatible ones, each that keeps a seat count common to the group, until the gro
 seekers as the largest seat count common to them (the smallest of their maxima). The group
 then starts a game of that many seats at once; else, once its oldest seek has waited
 `SEEK_SMALLEST_AFTER_SECONDS`, with the seekers it has if they reach the group's common
-minimum (the largest of their minima); else, as soon as one seeker's `bots_after` has passed,
-with bots (`BOT_STRATEGY`) in the empty seats up to that common minimum. A group that is not
-ready waits, and the next oldest seek gathers a group of its own.
+minimum (the largest of their minima). A group that is not ready waits, and the next oldest
+seek gathers a group of its own. Bots fill a game only for seekers who want them: once the
+oldest seek's `bots_after` has passed, it gathers a group of the seekers whose `bots_after`
+has passed too, and starts it with bots (`BOT_STRATEGY`) in the empty seats up to that
+group's common minimum; a seeker without `bots_after` (or whose wait is not over) keeps
+waiting for people.
 
 Exactly once, on any number of workers: the matcher takes the searching seeks it considers
 under a row lock, skipping those another matcher holds (`SKIP LOCKED` on PostgreSQL; SQLite's
@@ -92,15 +95,28 @@ def _plan_pool(pool: list[Seek], now: datetime) -> list[Match]:
     """The games to start from one pool of seeks that share a clock, oldest first."""
     waiting, matches = list(pool), []
     while waiting:
-        group = _gather(waiting)
-        seats = _seats_now(group, now)
-        if seats is None:  # its oldest waits; the next oldest gathers a group of its own
+        found = _ready(waiting, now)
+        if found is None:  # its oldest waits; the next oldest gathers a group of its own
             waiting.pop(0)
             continue
-        matches.append(Match(tuple(group), seats))
-        grouped = {seek.pk for seek in group}
+        matches.append(found)
+        grouped = {seek.pk for seek in found.seekers}
         waiting = [seek for seek in waiting if seek.pk not in grouped]
     return matches
+
+
+def _ready(waiting: list[Seek], now: datetime) -> Match | None:
+    """The game the oldest of `waiting` starts now, or None while it waits: with the group it
+    gathers if that is ready without bots, else, once its own `bots_after` has passed, with
+    the seekers whose `bots_after` has passed too, and bots."""
+    group = _gather(waiting)
+    seats = _seats_without_bots(group, now)
+    if seats is not None:
+        return Match(tuple(group), seats)
+    if not _bots_due(waiting[0], now):
+        return None
+    willing = _gather([seek for seek in waiting if _bots_due(seek, now)])
+    return Match(tuple(willing), max(len(willing), SeatRange.of(willing).low))
 
 
 def _gather(waiting: list[Seek]) -> list[Seek]:
@@ -121,8 +137,9 @@ def _fits(group: list[Seek], seek: Seek) -> bool:
     return common.low <= common.high and len(group) + 1 <= common.high
 
 
-def _seats_now(group: list[Seek], now: datetime) -> int | None:
-    """The seats of the game `group` starts now, or None while it waits."""
+def _seats_without_bots(group: list[Seek], now: datetime) -> int | None:
+    """The seats of the game `group` starts now with its seekers alone (full, or as many as
+    it has after the wait), or None while it waits."""
     common, seekers = SeatRange.of(group), len(group)
     if seekers == common.high:
         return seekers
@@ -130,8 +147,6 @@ def _seats_now(group: list[Seek], now: datetime) -> int | None:
     smallest_after = timedelta(seconds=settings.SEEK_SMALLEST_AFTER_SECONDS)
     if seekers >= common.low and waited >= smallest_after:
         return seekers
-    if any(_bots_due(seek, now) for seek in group):
-        return max(seekers, common.low)
     return None
 
 

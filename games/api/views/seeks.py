@@ -74,8 +74,8 @@ class CreateSeekSerializer(StrictSerializer):
         default=None,
         allow_null=True,
         help_text="Seconds after which bots may fill the empty seats of your game (up to "
-        "the fewest seats its seekers accept); 0: at once. Null (the default): no bots, keep "
-        "waiting for people.",
+        "the fewest seats its seekers accept), with the other seekers who want bots by then; 0: "
+        "at once. Null (the default): never seated with bots, keep waiting for people.",
     )
 
 
@@ -124,8 +124,10 @@ _MATCHING = (
     "The matcher (the service's workers) seats seekers with the same clock whose seat ranges "
     "overlap, oldest seeks first: a game starts as soon as it has as many seekers as the "
     "largest seat count they all accept; after `SEEK_SMALLEST_AFTER_SECONDS` (20 s) with the "
-    "seekers it has if they reach the fewest seats they all accept; and once a seeker's "
-    "`bots_after` has passed, with `greedy` bots in the empty seats up to that fewest. The "
+    "seekers it has if they reach the fewest seats they all accept; and once the oldest "
+    "seek's `bots_after` has passed, with the seekers whose `bots_after` has passed too and "
+    "`greedy` bots in the empty seats, up to the fewest seats those seekers accept (a seeker "
+    "whose `bots_after` is null, or not over, is never seated with bots: it keeps waiting). The "
     "game is listed, has a secret seed and the seekers' clock; each seeker is seated by its "
     "account (its personal tokens act for the seat), oldest first, and its account stream "
     "gets `seek_matched` `{seek, game, seat}`."
