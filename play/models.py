@@ -8,12 +8,20 @@ derive.
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any
 
 from django.db import models
-from django.utils import timezone
 
+from games.core import clock
 from games.models import AppendOnlyError
+
+
+def service_now() -> datetime:
+    """The service's clock (`games.core.clock.now`), as every time of play's that is compared
+    with it is set (a challenge's age and expiry, a chat's burst window, a seek's wait): looked
+    up at each call, so that a test that moves the clock moves these times too."""
+    return clock.now()
 
 
 class ChallengeStatus(models.TextChoices):
@@ -58,7 +66,7 @@ class Challenge(models.Model):
     status = models.CharField(
         max_length=16, choices=ChallengeStatus.choices, default=ChallengeStatus.PENDING
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=service_now, editable=False)
     expires_at = models.DateTimeField()
     # The strategies of the bots seated with the challenger, as the challenge asked for them
     # (the game's seats may later name other bots: a seat left is played by one).
@@ -114,8 +122,8 @@ class Seek(models.Model):
     status = models.CharField(
         max_length=16, choices=SeekStatus.choices, default=SeekStatus.SEARCHING
     )
-    # By the service's clock (`games.core.clock`), as every time the matcher compares.
-    created_at = models.DateTimeField(default=timezone.now)
+    # By the service's clock, as every time the matcher compares.
+    created_at = models.DateTimeField(default=service_now)
     # The last sign of its account's presence (its account stream, a read of the seek).
     seen_at = models.DateTimeField()
     expires_at = models.DateTimeField()
@@ -173,7 +181,7 @@ class ChatMessage(models.Model):
     )
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     text = models.CharField(max_length=280)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=service_now, editable=False)
 
     objects = ChatMessageQuerySet.as_manager()
 
