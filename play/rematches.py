@@ -29,6 +29,7 @@ from engine.events import PlayerJoined, PlayerLeft, RoundDealt
 from games import core
 from games.core import clock
 from games.core.errors import ConcurrentUpdate, GameNotFinished, InvalidToken
+from games.core.resources import next_game
 from games.core.tokens import Credential, hash_token, new_token
 from games.models import Game, Seat, Status
 from play.conflicts import retried
@@ -93,20 +94,15 @@ def _the_rematch(old: Game, credential: Credential | None) -> tuple[Game, bool]:
     try:
         with transaction.atomic(using=_alias()):
             list(Game.objects.select_for_update(no_key=True).filter(pk=old.pk).values("pk"))
-            existing = next_game(old)
+            existing = next_game(old, fresh=True)
             if existing is not None:
                 return existing, False
             return _create(old, credential), True
-    except (IntegrityError, ConcurrentUpdate):
-        existing = next_game(old)
+    except (IntegrityError, ConcurrentUpdate):  # what was kept on `old` was rolled back
+        existing = next_game(old, fresh=True)
         if existing is None:
             raise
         return existing, False
-
-
-def next_game(old: Game) -> Game | None:
-    """The game's rematch, if one of its players asked for it."""
-    return Game.objects.filter(rematch_of=old).first()
 
 
 def _create(old: Game, credential: Credential | None) -> Game:
