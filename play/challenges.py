@@ -43,6 +43,7 @@ from play.errors import (
     ChallengeNotFound,
     NotChallenger,
     NotInvited,
+    refuse_rated,
 )
 from play.models import Answer, Challenge, ChallengeStatus, DeclineReason, Invitation
 
@@ -58,7 +59,8 @@ CHALLENGE_LETTERS = ("challenge", "challenge_accepted", "challenge_declined", "c
 @dataclass(frozen=True)
 class ChallengeRequest:
     """What a challenger asks for: the handles it invites, the game's seats and options, the
-    bots seated with it, whether the game is listed in the lobby, and the time to answer."""
+    bots seated with it, whether the game is listed in the lobby, the time to answer, and
+    whether the game is rated (not yet: casual only)."""
 
     players: Sequence[str]
     seats: int
@@ -66,6 +68,7 @@ class ChallengeRequest:
     bots: Sequence[str] = ()
     listed: bool = False
     expires_in: int = DEFAULT_EXPIRES_IN
+    rated: bool = False
 
 
 @retried
@@ -74,10 +77,11 @@ def create_challenge(challenger: AccountCredential, request: ChallengeRequest) -
     challenger seated (its account's seat: the token needs `play` as well), the bots seated,
     each invitee's seat held until the expiry, the invitations, the `challenge` letters and
     the expiry's job. 400 `invalid_request` for the challenger among the players, a handle
-    named twice, a built-in bot's handle (seat those with `bots`) or too few seats; 404
-    `player_not_found` for a handle of no live account."""
+    named twice, a built-in bot's handle (seat those with `bots`), too few seats or a rated
+    game (not yet); 404 `player_not_found` for a handle of no live account."""
     challenger.require("challenge:write")
     challenger.require("play")
+    refuse_rated(request.rated)
     invitees = _invitees(challenger, request.players)
     _check_seats(request)
     expires_at = clock.now() + timedelta(seconds=request.expires_in)
@@ -89,6 +93,7 @@ def create_challenge(challenger: AccountCredential, request: ChallengeRequest) -
             challenger_id=challenger.account_id,
             expires_at=expires_at,
             bots=list(request.bots),
+            rated=request.rated,
         )
         challenge = _invite(challenge, invitees)
         _schedule_expiry(challenge)
@@ -324,6 +329,7 @@ def challenge_data(challenge: Challenge) -> dict[str, Any]:
         "options": Options.from_data(game.options).to_data(),
         "bots": list(challenge.bots),
         "listed": game.listed,
+        "rated": challenge.rated,
         "created_at": iso_time(challenge.created_at),
         "expires_at": iso_time(challenge.expires_at),
     }

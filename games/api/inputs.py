@@ -514,6 +514,11 @@ class CreateChallengeSerializer(StrictSerializer):
         help_text="Seconds the invitees have to answer (10 to 86400, 600 by default): then "
         "the challenge expires and its game is called off.",
     )
+    rated = StrictBooleanField(
+        default=False,
+        help_text="Whether the game is rated: `false` (the default) for now; `true` is refused "
+        "with 400 `invalid_request` naming `rated` until the ratings come.",
+    )
 
     def validate_players(self, handles: list[str]) -> list[str]:
         if not all(is_well_formed(handle) for handle in handles):

@@ -714,6 +714,7 @@ class ChallengeSerializer(serializers.Serializer):
         child=serializers.CharField(), help_text="The bots seated with the challenger."
     )
     listed = serializers.BooleanField(help_text="Whether the game is in the lobby's list.")
+    rated = serializers.BooleanField(help_text="Whether the game is rated: `false` for now.")
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField(
         help_text="When a challenge still pending expires and its game is called off."

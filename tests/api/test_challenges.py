@@ -402,3 +402,16 @@ def test_a_challenge_that_keeps_losing_its_letters_numbers_is_409_and_leaves_not
     assert len(attempts) == WRITE_ATTEMPTS
     assert not Challenge.objects.exists() and Game.objects.count() == games
     assert not SeatHold.objects.exists()
+
+
+def test_a_casual_challenge_may_say_so_and_a_rated_one_waits_for_the_ratings(
+    api: APIClient, ada: str, bob: str
+) -> None:
+    made = challenge(api, ada, ["bob"], rated=False)
+    assert made["rated"] is False
+    assert letters("bob", "challenge")[0][1]["rated"] is False
+    rated = {"players": ["bob"], "seats": 2, "rated": True}
+    refused = assert_problem(api.post(CHALLENGES, rated, format="json", **bearer(ada)), 400,
+                             "invalid_request")  # fmt: skip
+    assert "ratings" in refused["errors"]["rated"][0]
+    assert Challenge.objects.count() == 1

@@ -43,6 +43,7 @@ def test_a_new_seek_is_searching_and_says_what_it_asks_for(clock: Clock) -> None
         "seats": {"min": 2, "max": 4},
         "turn_seconds": 30,
         "bots_after": 20,
+        "rated": False,
         "expires_at": data["expires_at"],
         "game": None,
         "seat": None,

@@ -200,6 +200,7 @@ class ChallengeListView(PerViewerView):
             bots=chosen["bots"],
             listed=chosen["listed"],
             expires_in=chosen["expires_in"],
+            rated=chosen["rated"],
         )
         what = ("create_challenge", chosen)
         perform = partial(play.create_challenge, credential, asked)

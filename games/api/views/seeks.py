@@ -21,7 +21,7 @@ import play
 from accounts.credentials import AccountCredential
 from engine.options import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS
 from games.api.headers import idempotency_key
-from games.api.inputs import StrictIntegerField, StrictSerializer
+from games.api.inputs import StrictBooleanField, StrictIntegerField, StrictSerializer
 from games.api.schema import (
     IDEMPOTENCY_KEY,
     IDEMPOTENT_REPLAYED,
@@ -77,6 +77,11 @@ class CreateSeekSerializer(StrictSerializer):
         "the fewest seats its seekers accept), with the other seekers who want bots by then; 0: "
         "at once. Null (the default): never seated with bots, keep waiting for people.",
     )
+    rated = StrictBooleanField(
+        default=False,
+        help_text="Whether the game is rated: `false` (the default) for now; `true` is refused "
+        "with 400 `invalid_request` naming `rated` until the ratings come.",
+    )
 
 
 class SeekSeatsSerializer(serializers.Serializer):
@@ -99,6 +104,7 @@ class SeekSerializer(serializers.Serializer):
     bots_after = serializers.IntegerField(
         allow_null=True, help_text="Seconds before bots may fill the table; null: never."
     )
+    rated = serializers.BooleanField(help_text="Whether the game is rated: `false` for now.")
     expires_at = serializers.DateTimeField(
         allow_null=True,
         help_text="While searching: when the seek expires unless your account is seen before "
@@ -169,6 +175,7 @@ def _wanted(chosen: dict[str, Any]) -> play.SeekRequest:
         seats_max=chosen["seats"]["max"],
         turn_seconds=chosen["turn_seconds"],
         bots_after=chosen["bots_after"],
+        rated=chosen["rated"],
     )
 
 
