@@ -58,7 +58,6 @@ if TYPE_CHECKING:
     )
     from play.rematches import (
         Rematched,
-        next_game,
         rematch,
     )
     from play.seeks import (
@@ -112,7 +111,6 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ),
     "play.rematches": (
         "Rematched",
-        "next_game",
         "rematch",
     ),
     "play.seeks": (
@@ -160,7 +158,6 @@ __all__ = [
     "messages_after",
     "mute_room",
     "muted_rooms",
-    "next_game",
     "post_message",
     "read_messages",
     "read_seek",

@@ -4,7 +4,8 @@ invitee's seat held (`SeatHold`) until the challenge's `expires_at`; the invitee
 every one accepted, the game deals as any full game (it does by itself when its last seat is
 taken). A decline, the challenger's cancel or the expiry close the challenge and call its game
 off (`GameCanceled`). Each step writes its letters to the parties' inboxes (their account
-streams) in its own transaction.
+streams) in its own transaction, run again if another writer took a letter's number
+(`play.conflicts`).
 
 A challenge changes status only from `pending`, under its row's lock (`select_for_update` on
 PostgreSQL; SQLite's write lock, taken at the transaction's start): of an accept, a decline, a
@@ -35,12 +36,14 @@ from games.core import clock
 from games.core.errors import InvalidRequest
 from games.core.resources import iso_time
 from games.models import Game, Seat, Status
+from play.conflicts import retried
 from play.errors import (
     AlreadyAnswered,
     ChallengeClosed,
     ChallengeNotFound,
     NotChallenger,
     NotInvited,
+    refuse_rated,
 )
 from play.models import Answer, Challenge, ChallengeStatus, DeclineReason, Invitation
 
@@ -56,7 +59,8 @@ CHALLENGE_LETTERS = ("challenge", "challenge_accepted", "challenge_declined", "c
 @dataclass(frozen=True)
 class ChallengeRequest:
     """What a challenger asks for: the handles it invites, the game's seats and options, the
-    bots seated with it, whether the game is listed in the lobby, and the time to answer."""
+    bots seated with it, whether the game is listed in the lobby, the time to answer, and
+    whether the game is rated (not yet: casual only)."""
 
     players: Sequence[str]
     seats: int
@@ -64,17 +68,20 @@ class ChallengeRequest:
     bots: Sequence[str] = ()
     listed: bool = False
     expires_in: int = DEFAULT_EXPIRES_IN
+    rated: bool = False
 
 
+@retried
 def create_challenge(challenger: AccountCredential, request: ChallengeRequest) -> Challenge:
     """The challenge and its game, all in one transaction: the game created waiting, the
     challenger seated (its account's seat: the token needs `play` as well), the bots seated,
     each invitee's seat held until the expiry, the invitations, the `challenge` letters and
     the expiry's job. 400 `invalid_request` for the challenger among the players, a handle
-    named twice, a built-in bot's handle (seat those with `bots`) or too few seats; 404
-    `player_not_found` for a handle of no live account."""
+    named twice, a built-in bot's handle (seat those with `bots`), too few seats or a rated
+    game (not yet); 404 `player_not_found` for a handle of no live account."""
     challenger.require("challenge:write")
     challenger.require("play")
+    refuse_rated(request.rated)
     invitees = _invitees(challenger, request.players)
     _check_seats(request)
     expires_at = clock.now() + timedelta(seconds=request.expires_in)
@@ -86,6 +93,7 @@ def create_challenge(challenger: AccountCredential, request: ChallengeRequest) -
             challenger_id=challenger.account_id,
             expires_at=expires_at,
             bots=list(request.bots),
+            rated=request.rated,
         )
         challenge = _invite(challenge, invitees)
         _schedule_expiry(challenge)
@@ -154,6 +162,7 @@ def _schedule_expiry(challenge: Challenge) -> None:
     tasks.expire_challenge.using(run_after=challenge.expires_at).enqueue(str(challenge.id))
 
 
+@retried
 def accept_challenge(invitee: AccountCredential, challenge_id: object) -> Challenge:
     """The invitee takes its held seat (the token needs `play` as well); once every invitee
     has, the challenge is `accepted` (the game dealt when its last seat was taken). Letters
@@ -176,6 +185,7 @@ def accept_challenge(invitee: AccountCredential, challenge_id: object) -> Challe
         return _read(challenge.id)
 
 
+@retried
 def decline_challenge(
     invitee: AccountCredential, challenge_id: object, reason: str = "generic"
 ) -> Challenge:
@@ -203,6 +213,7 @@ def decline_challenge(
         return _read(challenge.id)
 
 
+@retried
 def cancel_challenge(challenger: AccountCredential, challenge_id: object) -> Challenge:
     """The challenger calls its challenge off: `canceled`, its game too (`GameCanceled`,
     reason `canceled`); `challenge_canceled` to every party. 403 `not_challenger` for an
@@ -220,6 +231,7 @@ def cancel_challenge(challenger: AccountCredential, challenge_id: object) -> Cha
         return _read(challenge.id)
 
 
+@retried
 def expire_challenge(challenge_id: uuid.UUID) -> bool:
     """The challenge `expired`, if it is still pending at its `expires_at`, its game called off
     (reason `expired`) and `challenge_canceled` sent to every party; answers whether it acted.
@@ -317,6 +329,7 @@ def challenge_data(challenge: Challenge) -> dict[str, Any]:
         "options": Options.from_data(game.options).to_data(),
         "bots": list(challenge.bots),
         "listed": game.listed,
+        "rated": challenge.rated,
         "created_at": iso_time(challenge.created_at),
         "expires_at": iso_time(challenge.expires_at),
     }

@@ -8,14 +8,14 @@ else with an account in the spectators' room, under their handle. A seat may mut
 itself (`ChatMute`): its reads leave the room out, and it may not write there until it
 unmutes. Limits per sender and game are counted from the log itself.
 
-A message is numbered after the game's last one, and the unique (game, sequence) index makes
-a concurrent writer of the same number wait, then fail and try again: so the messages of a
-game commit in the order of their numbers, and a reader resuming after N misses none. On
-PostgreSQL a writer that lost a number tries again holding the game's chat lock (a
-transaction's advisory lock), so a crowd of writers takes turns rather than racing for ever;
-SQLite's writers take turns anyway. Once
-committed, `chat_written` tells this process's push (connected in `games.apps`); on
-PostgreSQL a notification on `CHAT_CHANNEL` tells the other processes.
+A writer holds the game's chat lock (PostgreSQL: a transaction's advisory lock; SQLite's
+writers take turns anyway) while it counts its sender's messages and numbers its own after
+the game's last: so one sender writing from many connections at once cannot pass its limits,
+and the writers of a game take turns. The unique (game, sequence) index is the last guard (a
+writer that lost its number tries again): the messages of a game commit in the order of their
+numbers, and a reader resuming after N misses none. Once committed, `chat_written` tells this
+process's push (connected in `games.apps`); on PostgreSQL a notification on `CHAT_CHANNEL`
+tells the other processes.
 """
 
 from __future__ import annotations
@@ -58,7 +58,8 @@ PAGE = 100
 MAX_PAGE = 500
 #: Tries of a write that lost its number to a concurrent writer.
 ATTEMPTS = 10
-#: What a personal token needs to write, and (either) to read or mute as its account's seat.
+#: What a personal token needs to write, and (either) to read or mute as its account's seat (a
+#: token with neither reads as an anonymous spectator).
 WRITE_SCOPE = "chat:write"
 READ_SCOPES = ("chat:write", "play")
 #: PostgreSQL's channel for `<game id> <sequence>` once a message commits (the other processes).
@@ -135,7 +136,7 @@ def read_messages(
     """The messages after `after`, oldest first, at most `limit`, of `room` or of every room
     the caller may read (less those its seat muted, listed in `muted`). Naming a room it may
     not read is refused (403 `chat_room_forbidden`)."""
-    reader = speaker(game_id, credential, *READ_SCOPES)
+    reader = _reader(game_id, credential)
     readable = readable_rooms(reader.seat, reader.game.ended)
     if room is not None and room not in readable:
         raise ChatRoomForbidden(
@@ -145,6 +146,15 @@ def read_messages(
     rooms = [name for name in ([room] if room else readable) if name not in muted]
     found = messages_after(reader.game.id, after, limit, rooms)
     return {"messages": found, "muted": muted}
+
+
+def _reader(game_id: object, credential: Credential | None) -> Speaker:
+    """Who reads: as `speaker` says; a personal token with neither of `READ_SCOPES` reads as
+    anyone may without a token (an anonymous spectator): it may not act for its account's
+    seat, but what everyone reads is not kept from it."""
+    if isinstance(credential, AccountCredential) and not credential.holds_any(*READ_SCOPES):
+        credential = None
+    return speaker(game_id, credential, *READ_SCOPES)
 
 
 def messages_after(
@@ -206,11 +216,12 @@ def writer(game_id: object, credential: Credential | None) -> Speaker:
 
 def post_message(author: Speaker, room: str, text: str) -> dict[str, Any]:
     """Write `text` (normalized: `clean_text`) in `room` as `author` (`writer`), in one
-    transaction: the room checked, the sender's limits counted, the message numbered after
-    the game's last; answers it as readers see it."""
+    transaction holding the game's chat lock: the room checked, the sender's limits counted,
+    the message numbered after the game's last; answers it as readers see it."""
     cleaned = clean_text(text)
     _may_write(author, room)
     with transaction.atomic(using=router.db_for_write(ChatMessage)):
+        _lock_chat(author.game.id)
         _within_limits(author)
         message = _append(author, room, cleaned)
     return message_data(message)
@@ -266,12 +277,10 @@ def _within_limits(author: Speaker) -> None:
 
 
 def _append(author: Speaker, room: str, text: str) -> ChatMessage:
-    """Insert the message at the game's next number, again after losing it to a concurrent
-    writer (whose insert of that number made this one wait, then fail), then holding the
-    game's chat lock; told on commit."""
-    for attempt in range(ATTEMPTS):
-        if attempt:
-            _lock_chat(author.game.id)
+    """Insert the message at the game's next number (the caller holds the game's chat lock),
+    again should it lose that number all the same (the unique index, the last guard); told on
+    commit."""
+    for _ in range(ATTEMPTS):
         try:
             with transaction.atomic(using=router.db_for_write(ChatMessage)):
                 message = ChatMessage.objects.create(

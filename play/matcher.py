@@ -6,9 +6,12 @@ compatible ones, each that keeps a seat count common to the group, until the gro
 seekers as the largest seat count common to them (the smallest of their maxima). The group
 then starts a game of that many seats at once; else, once its oldest seek has waited
 `SEEK_SMALLEST_AFTER_SECONDS`, with the seekers it has if they reach the group's common
-minimum (the largest of their minima); else, as soon as one seeker's `bots_after` has passed,
-with bots (`BOT_STRATEGY`) in the empty seats up to that common minimum. A group that is not
-ready waits, and the next oldest seek gathers a group of its own.
+minimum (the largest of their minima). A group that is not ready waits, and the next oldest
+seek gathers a group of its own. Bots fill a game only for seekers who want them: once the
+oldest seek's `bots_after` has passed, it gathers a group of the seekers whose `bots_after`
+has passed too, and starts it with bots (`BOT_STRATEGY`) in the empty seats up to that
+group's common minimum; a seeker without `bots_after` (or whose wait is not over) keeps
+waiting for people.
 
 Exactly once, on any number of workers: the matcher takes the searching seeks it considers
 under a row lock, skipping those another matcher holds (`SKIP LOCKED` on PostgreSQL; SQLite's
@@ -22,6 +25,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.db import transaction
@@ -91,15 +95,28 @@ def _plan_pool(pool: list[Seek], now: datetime) -> list[Match]:
     """The games to start from one pool of seeks that share a clock, oldest first."""
     waiting, matches = list(pool), []
     while waiting:
-        group = _gather(waiting)
-        seats = _seats_now(group, now)
-        if seats is None:  # its oldest waits; the next oldest gathers a group of its own
+        found = _ready(waiting, now)
+        if found is None:  # its oldest waits; the next oldest gathers a group of its own
             waiting.pop(0)
             continue
-        matches.append(Match(tuple(group), seats))
-        grouped = {seek.pk for seek in group}
+        matches.append(found)
+        grouped = {seek.pk for seek in found.seekers}
         waiting = [seek for seek in waiting if seek.pk not in grouped]
     return matches
+
+
+def _ready(waiting: list[Seek], now: datetime) -> Match | None:
+    """The game the oldest of `waiting` starts now, or None while it waits: with the group it
+    gathers if that is ready without bots, else, once its own `bots_after` has passed, with
+    the seekers whose `bots_after` has passed too, and bots."""
+    group = _gather(waiting)
+    seats = _seats_without_bots(group, now)
+    if seats is not None:
+        return Match(tuple(group), seats)
+    if not _bots_due(waiting[0], now):
+        return None
+    willing = _gather([seek for seek in waiting if _bots_due(seek, now)])
+    return Match(tuple(willing), max(len(willing), SeatRange.of(willing).low))
 
 
 def _gather(waiting: list[Seek]) -> list[Seek]:
@@ -120,8 +137,9 @@ def _fits(group: list[Seek], seek: Seek) -> bool:
     return common.low <= common.high and len(group) + 1 <= common.high
 
 
-def _seats_now(group: list[Seek], now: datetime) -> int | None:
-    """The seats of the game `group` starts now, or None while it waits."""
+def _seats_without_bots(group: list[Seek], now: datetime) -> int | None:
+    """The seats of the game `group` starts now with its seekers alone (full, or as many as
+    it has after the wait), or None while it waits."""
     common, seekers = SeatRange.of(group), len(group)
     if seekers == common.high:
         return seekers
@@ -129,8 +147,6 @@ def _seats_now(group: list[Seek], now: datetime) -> int | None:
     smallest_after = timedelta(seconds=settings.SEEK_SMALLEST_AFTER_SECONDS)
     if seekers >= common.low and waited >= smallest_after:
         return seekers
-    if any(_bots_due(seek, now) for seek in group):
-        return max(seekers, common.low)
     return None
 
 
@@ -142,11 +158,11 @@ def _bots_due(seek: Seek, now: datetime) -> bool:
 
 
 def _started(found: Match) -> bool:
-    """Start `found`'s game, all of it or nothing (a savepoint): False, logged, if it failed
-    (its seeks stay searching, for the next run)."""
+    """Start `found`'s game, all of it or nothing (a savepoint), again if another writer took
+    a letter's number: False, logged, if it failed (its seeks stay searching, for the next
+    run)."""
     try:
-        with transaction.atomic():
-            _start(found)
+        core.retry_on_conflict(partial(_start, found))
     except Exception:
         logger.exception("a match of %d seeks failed", len(found.seekers))
         return False
@@ -154,17 +170,18 @@ def _started(found: Match) -> bool:
 
 
 def _start(found: Match) -> None:
-    """A listed game with a secret seed and the seekers' clock; each seeker told
-    (`seek_matched`) then seated by its account, oldest first, then the bots (the last seat
-    taken deals, as for any full game)."""
+    """In one transaction, a listed game with a secret seed and the seekers' clock; each
+    seeker told (`seek_matched`) then seated by its account, oldest first, then the bots (the
+    last seat taken deals, as for any full game)."""
     first = found.seekers[0]
     options = None if first.turn_seconds is None else {"turn_seconds": first.turn_seconds}
-    game = core.create_game(seats=found.seats, options=options, seed=None)
-    deliver([_letter(seek, game, seat) for seat, seek in enumerate(found.seekers)])
-    for seat, seek in enumerate(found.seekers):
-        _seat(seek, game, seat)
-    for _ in range(found.bots):
-        core.join_game(game.id, bots.default_name(BOT_STRATEGY), BOT_STRATEGY)
+    with transaction.atomic():
+        game = core.create_game(seats=found.seats, options=options, seed=None)
+        deliver([_letter(seek, game, seat) for seat, seek in enumerate(found.seekers)])
+        for seat, seek in enumerate(found.seekers):
+            _seat(seek, game, seat)
+        for _ in range(found.bots):
+            core.join_game(game.id, bots.default_name(BOT_STRATEGY), BOT_STRATEGY)
 
 
 def _letter(seek: Seek, game: Game, seat: int) -> Letter:

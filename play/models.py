@@ -8,12 +8,20 @@ derive.
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any
 
 from django.db import models
-from django.utils import timezone
 
+from games.core import clock
 from games.models import AppendOnlyError
+
+
+def service_now() -> datetime:
+    """The service's clock (`games.core.clock.now`), as every time of play's that is compared
+    with it is set (a challenge's age and expiry, a chat's burst window, a seek's wait): looked
+    up at each call, so that a test that moves the clock moves these times too."""
+    return clock.now()
 
 
 class ChallengeStatus(models.TextChoices):
@@ -58,11 +66,13 @@ class Challenge(models.Model):
     status = models.CharField(
         max_length=16, choices=ChallengeStatus.choices, default=ChallengeStatus.PENDING
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=service_now, editable=False)
     expires_at = models.DateTimeField()
     # The strategies of the bots seated with the challenger, as the challenge asked for them
     # (the game's seats may later name other bots: a seat left is played by one).
     bots = models.JSONField(default=list)
+    # Casual until the ratings come (`play.errors.refuse_rated`).
+    rated = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -114,8 +124,8 @@ class Seek(models.Model):
     status = models.CharField(
         max_length=16, choices=SeekStatus.choices, default=SeekStatus.SEARCHING
     )
-    # By the service's clock (`games.core.clock`), as every time the matcher compares.
-    created_at = models.DateTimeField(default=timezone.now)
+    # By the service's clock, as every time the matcher compares.
+    created_at = models.DateTimeField(default=service_now)
     # The last sign of its account's presence (its account stream, a read of the seek).
     seen_at = models.DateTimeField()
     expires_at = models.DateTimeField()
@@ -173,7 +183,7 @@ class ChatMessage(models.Model):
     )
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     text = models.CharField(max_length=280)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=service_now, editable=False)
 
     objects = ChatMessageQuerySet.as_manager()
 
@@ -208,16 +218,27 @@ class ChatMute(models.Model):
 
 
 class RematchSeat(models.Model):
-    """The seat a guest took in a rematch (`seat` of `game`), by the seat it held in the game
-    before (`previous_seat`): a guest is known only by its old seat token, so a second call
-    with it answers the seat it took rather than seating it again. Accounts need none: their
-    seats name them."""
+    """The seat a guest took in a rematch (`seat` of `game`, its row `seat_row`), by the seat
+    it held in the game before (`previous_seat`): a guest is known only by its old seat token,
+    so a second call with it gives that seat a new token rather than seating it again.
+    Accounts need none: their seats name them."""
 
     game = models.ForeignKey(
         "games.Game", on_delete=models.CASCADE, related_name="rematch_seats", db_index=False
     )
     previous_seat = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField()
+    # The seat's row as the guest took it: gone (or another's) once the guest left a waiting
+    # rematch, whose seat then opened to anyone. No constraint: core deletes seats' rows
+    # knowing nothing of this one.
+    seat_row = models.ForeignKey(
+        "games.Seat",
+        null=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        db_index=False,
+        related_name="+",
+    )
 
     class Meta:
         constraints = [

@@ -7,7 +7,9 @@ two first calls racing end with one game). The old game's bots sit at once with 
 strategies, every person's seat is held for them (an account by its account, a guest by its
 old seat, proven by its old seat token) for `REMATCH_HOLD_SECONDS`, and every account seated
 in the old game but the caller is told (`rematch_offered`). Every call, the first included,
-seats its caller: an account by its account, a guest with a new seat token.
+seats its caller: an account by its account, a guest with a new seat token (a guest's call
+again gives its seat in the rematch another new token, and the one given before stops
+working).
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ from engine.events import PlayerJoined, PlayerLeft, RoundDealt
 from games import core
 from games.core import clock
 from games.core.errors import ConcurrentUpdate, GameNotFinished, InvalidToken
-from games.core.tokens import Credential
+from games.core.resources import next_game
+from games.core.tokens import Credential, hash_token, new_token
 from games.models import Game, Seat, Status
+from play.conflicts import retried
 from play.errors import NotAPlayer
 from play.models import RematchSeat
 
@@ -40,8 +44,9 @@ REMATCH_OFFERED = "rematch_offered"
 
 @dataclass(frozen=True)
 class Rematched:
-    """The caller's seat in the rematch `game`; `token` a guest's new seat token, when this
-    call seated it (shown once); `created` whether this call created the rematch."""
+    """The caller's seat in the rematch `game`; `token` a guest's new seat token (shown once:
+    each call of the guest gives its seat another, and the one before stops working); `created`
+    whether this call created the rematch."""
 
     game: Game
     seat: int
@@ -49,6 +54,7 @@ class Rematched:
     created: bool
 
 
+@retried
 def rematch(game_id: object, credential: Credential | None) -> Rematched:
     """Seat the caller, a player of the finished game `game_id` (its seat token, or its
     account's personal token), in that game's rematch, created by the first call. All or
@@ -88,20 +94,15 @@ def _the_rematch(old: Game, credential: Credential | None) -> tuple[Game, bool]:
     try:
         with transaction.atomic(using=_alias()):
             list(Game.objects.select_for_update(no_key=True).filter(pk=old.pk).values("pk"))
-            existing = next_game(old)
+            existing = next_game(old, fresh=True)
             if existing is not None:
                 return existing, False
             return _create(old, credential), True
-    except (IntegrityError, ConcurrentUpdate):
-        existing = next_game(old)
+    except (IntegrityError, ConcurrentUpdate):  # what was kept on `old` was rolled back
+        existing = next_game(old, fresh=True)
         if existing is None:
             raise
         return existing, False
-
-
-def next_game(old: Game) -> Game | None:
-    """The game's rematch, if one of its players asked for it."""
-    return Game.objects.filter(rematch_of=old).first()
 
 
 def _create(old: Game, credential: Credential | None) -> Game:
@@ -205,24 +206,41 @@ def _account_seat(new: Game, account: AccountCredential) -> int | None:
 
 
 def _guest_seated(new: Game, old: Game, seat: int, created: bool) -> Rematched:
-    """A guest's seat, found by the seat it held in `old` (its old token proved it)."""
-    taken = _guest_seat(new, seat)
-    if taken is not None:
-        return Rematched(new, taken, None, created)
+    """A guest's seat, found by the seat it held in `old` (its old token proved it): taken
+    now with a new token, or the one an earlier call took given a new token (`_reseated`)."""
+    again = _reseated(new, seat, created)
+    if again is not None:
+        return again
     name = Seat.objects.get(game=old, seat=seat).name
     try:
         with transaction.atomic(using=_alias()):
             joined = core.join_game(new.id, name, guest_of=seat)
-            RematchSeat.objects.create(game=new, previous_seat=seat, seat=joined.seat)
+            assert joined.token is not None  # a guest's seat has one
+            row = Seat.objects.get(game=new, token_hash=hash_token(joined.token))
+            RematchSeat.objects.create(game=new, previous_seat=seat, seat=joined.seat, seat_row=row)
     except IntegrityError:  # a call with the same old token, at the same time
-        taken = _guest_seat(new, seat)
-        if taken is None:
+        again = _reseated(new, seat, created)
+        if again is None:
             raise
-        return Rematched(new, taken, None, created)
+        return again
     return Rematched(joined.game, joined.seat, joined.token, created)
 
 
-def _guest_seat(new: Game, previous_seat: int) -> int | None:
-    seats = RematchSeat.objects.filter(game=new, previous_seat=previous_seat)
-    found: int | None = seats.values_list("seat", flat=True).first()
-    return found
+def _reseated(new: Game, previous_seat: int, created: bool) -> Rematched | None:
+    """The seat an earlier call took for the guest of `previous_seat`, with a new token: the
+    one that call answered stops working, so a retry whose answer was lost (no
+    `Idempotency-Key`) still gets a token that acts. None if no call took one, or if the guest
+    left it since (its row is gone: the link goes, and the guest is seated anew). A seat a bot
+    plays now (left in a started game) is answered without a token: none is given back."""
+    link = RematchSeat.objects.filter(game=new, previous_seat=previous_seat).first()
+    if link is None:
+        return None
+    held = Seat.objects.filter(pk=link.seat_row_id, game=new, seat=link.seat)
+    if not held.exists():
+        link.delete()
+        return None
+    token = new_token()
+    rotated = held.filter(bot__isnull=True, token_hash__isnull=False)
+    if rotated.update(token_hash=hash_token(token)) != 1:
+        return Rematched(new, link.seat, None, created)
+    return Rematched(new, link.seat, token, created)

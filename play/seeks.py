@@ -24,26 +24,29 @@ from accounts.credentials import AccountCredential
 from games.core import clock
 from games.core.resources import iso_time
 from play import tasks
-from play.errors import AlreadySeeking, SeekAlreadyMatched, SeekNotFound
+from play.errors import AlreadySeeking, SeekAlreadyMatched, SeekNotFound, refuse_rated
 from play.models import Seek, SeekStatus
 
 
 @dataclass(frozen=True)
 class SeekRequest:
     """What a seeker asks for (validated by the entry point): `seats_min` to `seats_max`
-    seats, each turn's clock (None: no clock), and the seconds after which bots may fill the
-    empty seats (None: never, keep waiting)."""
+    seats, each turn's clock (None: no clock), the seconds after which bots may fill the
+    empty seats (None: never, keep waiting), and whether the game is rated (not yet: casual
+    only)."""
 
     seats_min: int
     seats_max: int
     turn_seconds: int | None = None
     bots_after: int | None = None
+    rated: bool = False
 
 
 def create_seek(account: AccountCredential, wanted: SeekRequest) -> Seek:
     """A new searching seek of `account` (scope `play`), its matching queued with it; 409
-    `already_seeking` while the account has one searching."""
+    `already_seeking` while the account has one searching; 400 for a rated one (not yet)."""
     account.require("play")
+    refuse_rated(wanted.rated)
     with transaction.atomic():
         lapse_seeks(Seek.objects.filter(account_id=account.account_id))
         _refuse_a_second(account.account_id)
@@ -64,6 +67,7 @@ def _new_seek(account_id: int, wanted: SeekRequest, now: datetime) -> Seek:
         seats_max=wanted.seats_max,
         turn_seconds=wanted.turn_seconds,
         bots_after=wanted.bots_after,
+        rated=wanted.rated,
         created_at=now,
         seen_at=now,
         expires_at=now + timedelta(seconds=settings.SEEK_MAX_SECONDS),
@@ -116,10 +120,16 @@ def _own_seek(account: AccountCredential, seek_id: object, *, for_update: bool =
 
 
 def seen(account_id: int) -> int:
-    """A sign of the account's presence (its account stream is open): its searching seek, if it
-    has not lapsed, lives on. One UPDATE; answers the seeks it moved on (0 or 1)."""
+    """A sign of the account's presence (its account stream is open, it polls its events): its
+    searching seek, if it has not lapsed, lives on; answers the seeks it moved on (0 or 1).
+    Called for every account, seeking or not: one indexed read, and an UPDATE only when there
+    is a seek to move on (on SQLite any UPDATE, even of no row, waits for the one write
+    lock)."""
     now = clock.now()
-    return _live(now).filter(account_id=account_id).update(seen_at=now)
+    live = _live(now).filter(account_id=account_id)
+    if not live.exists():
+        return 0
+    return live.update(seen_at=now)
 
 
 def lapse_seeks(seeks: QuerySet[Seek] | None = None) -> int:
@@ -161,6 +171,7 @@ def seek_data(seek: Seek) -> dict[str, Any]:
         "seats": {"min": seek.seats_min, "max": seek.seats_max},
         "turn_seconds": seek.turn_seconds,
         "bots_after": seek.bots_after,
+        "rated": seek.rated,
         "expires_at": _expiry(seek),
         "game": None if seek.game_id is None else str(seek.game_id),
         "seat": seek.seat,

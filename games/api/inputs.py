@@ -516,6 +516,11 @@ class CreateChallengeSerializer(StrictSerializer):
         help_text="Seconds the invitees have to answer (10 to 86400, 600 by default): then "
         "the challenge expires and its game is called off.",
     )
+    rated = StrictBooleanField(
+        default=False,
+        help_text="Whether the game is rated: `false` (the default) for now; `true` is refused "
+        "with 400 `invalid_request` naming `rated` until the ratings come.",
+    )
 
     def validate_players(self, handles: list[str]) -> list[str]:
         if not all(is_well_formed(handle) for handle in handles):
@@ -583,8 +588,13 @@ class CreateSeekSerializer(StrictSerializer):
         default=None,
         allow_null=True,
         help_text="Seconds after which bots may fill the empty seats of your game (up to "
-        "the fewest seats its seekers accept); 0: at once. Null (the default): no bots, keep "
-        "waiting for people.",
+        "the fewest seats its seekers accept), with the other seekers who want bots by then; 0: "
+        "at once. Null (the default): never seated with bots, keep waiting for people.",
+    )
+    rated = StrictBooleanField(
+        default=False,
+        help_text="Whether the game is rated: `false` (the default) for now; `true` is refused "
+        "with 400 `invalid_request` naming `rated` until the ratings come.",
     )
 
 

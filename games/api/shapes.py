@@ -716,6 +716,7 @@ class ChallengeSerializer(serializers.Serializer):
         child=serializers.CharField(), help_text="The bots seated with the challenger."
     )
     listed = serializers.BooleanField(help_text="Whether the game is in the lobby's list.")
+    rated = serializers.BooleanField(help_text="Whether the game is rated: `false` for now.")
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField(
         help_text="When a challenge still pending expires and its game is called off."
@@ -752,6 +753,7 @@ class SeekSerializer(serializers.Serializer):
     bots_after = serializers.IntegerField(
         allow_null=True, help_text="Seconds before bots may fill the table; null: never."
     )
+    rated = serializers.BooleanField(help_text="Whether the game is rated: `false` for now.")
     expires_at = serializers.DateTimeField(
         allow_null=True,
         help_text="While searching: when the seek expires unless your account is seen before "

@@ -10,7 +10,7 @@ shown (`resources`), what the account stream needs of the games (`inboxes`), err
 bots and the clock.
 """
 
-from games.core.append import append_events
+from games.core.append import append_events, retry_on_conflict
 from games.core.history import AuditedHistory, export_history, import_history
 from games.core.holds import held_handles, hold_seats
 from games.core.inboxes import inbox_mismatch, unfinished_games
@@ -91,6 +91,7 @@ __all__ = [
     "player_games",
     "player_profile",
     "replay_data",
+    "retry_on_conflict",
     "rotate_token",
     "seat_binding",
     "seat_bindings",

@@ -210,6 +210,14 @@ def optimistic(attempt: Callable[[int], T], game_id: uuid.UUID | None = None) ->
     raise ConcurrentUpdate()
 
 
+def retry_on_conflict(write: Callable[[], T]) -> T:
+    """`write`, a use case's transaction outside core (`play`'s), again after it lost a race on
+    a unique index (a letter numbered at once by another writer of the same inbox, whose
+    statement it waited for): each attempt in a savepoint within a caller's transaction,
+    reading afresh; after `WRITE_ATTEMPTS` lost races, 409 `concurrent_update`."""
+    return optimistic(lambda _tries: write())
+
+
 def _in_turn(game_id: uuid.UUID, attempt: Callable[[], T]) -> T:
     """`attempt` in a transaction that first waits for the game's write lock (`store.lock_game`)
     and holds it to the end: no other write of the game can land between its read and its

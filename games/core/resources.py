@@ -3,7 +3,6 @@ and the JSON bytes of an answer."""
 
 from __future__ import annotations
 
-import uuid
 from decimal import Decimal
 from typing import Any
 
@@ -84,22 +83,24 @@ def game_links(game: Game, reserved: list[str]) -> dict[str, Any]:
 
 
 def rematch_id(game: Game) -> str | None:
-    """The id of the finished game's rematch, if it has one: fetched with the game
-    (`with_links`), else one indexed look-up (only a finished game can have one)."""
+    """The id of the finished game's rematch, if it has one (`next_game`)."""
+    found = next_game(game)
+    return None if found is None else str(found.id)
+
+
+def next_game(game: Game, *, fresh: bool = False) -> Game | None:
+    """The finished game's rematch, if one of its players asked for it (only a finished game
+    can have one): the one look-up of it, for the views, the streams, the pages and the
+    rematch itself. Fetched with the game (`with_links`) or by an earlier call on the same
+    `game`, else (or when `fresh`) one indexed look-up of the unique `rematch_of`, kept on
+    `game` for the next call: a page that shows a game and its rematch reads it once."""
     if game.status != Status.FINISHED:
         return None
-    if Game.rematch.is_cached(game):
-        try:
-            return str(game.rematch.id)
-        except Game.DoesNotExist:
-            return None
-    return next_game_id(game.id)
-
-
-def next_game_id(game_id: uuid.UUID) -> str | None:
-    """The id of the game's rematch, if it has one: one look-up of the unique `rematch_of`."""
-    found = Game.objects.filter(rematch_of_id=game_id).values_list("id", flat=True).first()
-    return None if found is None else str(found)
+    rematch = Game.rematch.related
+    if fresh or not rematch.is_cached(game):
+        rematch.set_cached_value(game, Game.objects.filter(rematch_of_id=game.id).first())
+    found: Game | None = rematch.get_cached_value(game)
+    return found
 
 
 def with_links(games: QuerySet[Game]) -> QuerySet[Game]:

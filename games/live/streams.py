@@ -20,7 +20,7 @@ from engine.state import GameState
 from games import core
 from games.core import SeatBinding
 from games.core.cursors import Cursor
-from games.core.resources import event_feed, game_data, next_game_id
+from games.core.resources import event_feed, game_data, rematch_id
 from games.live.chat_stream import chat_batch
 from games.live.fanout import hub
 from games.live.inbox_streams import CREDENTIAL_EVERY_SECONDS, still_valid
@@ -142,9 +142,16 @@ def rematch_frames(game_id: uuid.UUID) -> Iterator[bytes]:
     players asked for it (no `id`: no event of the log). One read for every stream of the
     game ending within `REMATCH_FRESH_SECONDS`."""
     key = (game_id, "rematch")
-    found = hub.shared_read(key, lambda: next_game_id(game_id), REMATCH_FRESH_SECONDS)
+    found = hub.shared_read(key, lambda: _rematch_id(game_id), REMATCH_FRESH_SECONDS)
     if found is not None:
         yield frame("rematch", {"game": found})
+
+
+def _rematch_id(game_id: uuid.UUID) -> str | None:
+    """The ended game's rematch as it is now: its row read afresh (the store's one statement),
+    then its rematch (`rematch_id`)."""
+    game, _ = core.game_and_seat(game_id, None, required=False)
+    return rematch_id(game)
 
 
 def backlog_start(version: int, after: int) -> int:

@@ -9,7 +9,6 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import reverse
 
-import play
 from games import core
 from games.models import Game, Status
 from games.web.seats import held_games, person_credential
@@ -27,11 +26,6 @@ def page_tag(game: Game, rematch: Game | None) -> str:
     if rematch is None:
         return str(game.version)
     return f"{game.version}-{rematch.id}-{rematch.players_joined}"
-
-
-def rematch_of(game: Game) -> Game | None:
-    """The finished game's rematch, if any (none is looked for in a game under way)."""
-    return play.next_game(game) if game.status == Status.FINISHED else None
 
 
 def rematch_context(

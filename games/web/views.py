@@ -31,7 +31,7 @@ from games import core
 from games.api.throttling import GameCreationThrottle, PageBotSeatThrottle
 from games.core import bots, clock
 from games.core.errors import GameNotFound, InvalidToken, ServiceError
-from games.core.resources import game_data, game_summary, seen_data
+from games.core.resources import game_data, game_summary, next_game, seen_data
 from games.core.tokens import Credential, SeatCredential
 from games.models import Game, Status
 from games.web import quick_play
@@ -39,7 +39,7 @@ from games.web.challenges import challenges_context, create_challenge, may_chall
 from games.web.chat_panel import chat_context
 from games.web.forms import CreateGameForm, JoinForm, parse_move
 from games.web.limits import rate_limited
-from games.web.rematches import invite_url, page_tag, rematch_context, rematch_of
+from games.web.rematches import invite_url, page_tag, rematch_context
 from games.web.seats import (
     drop_seat,
     games_of,
@@ -286,9 +286,9 @@ def _table_context(request: HttpRequest, seen: Viewer, data: dict[str, Any]) -> 
     context = table_context(data, seen_events(seen.game, seen.seat, data["version"]))
     context["stream"] = reverse("stream", args=[seen.game.id])  # the spectator's: no token
     context["stale"] = _stale_words(seen.game)
-    next_game = rematch_of(seen.game)
-    context["page_tag"] = page_tag(seen.game, next_game)
-    context["rematch"] = rematch_context(request, seen.game, seen.seat, next_game)
+    rematch = next_game(seen.game)  # read with the view's data: kept on the game
+    context["page_tag"] = page_tag(seen.game, rematch)
+    context["rematch"] = rematch_context(request, seen.game, seen.seat, rematch)
     if data["status"] == Status.WAITING:
         context["invite_url"] = invite_url(request, seen.game)
     if data["status"] == Status.WAITING and seen.seat is None:
@@ -401,7 +401,7 @@ def table_partial(request: HttpRequest, game_id: str) -> HttpResponse:
     """The table's region alone, for htmx to swap in; 204 when the page already shows the
     game's version (`?since=`), so a poll or a late stream frame costs one read."""
     seen = viewer(request, game_id)
-    if request.GET.get("since") == page_tag(seen.game, rematch_of(seen.game)):
+    if request.GET.get("since") == page_tag(seen.game, next_game(seen.game)):
         return HttpResponse(status=204)
     context = _table_context(request, seen, _view_data(seen))
     return render(request, "games/_table.html", {**context, "partial": True})

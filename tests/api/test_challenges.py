@@ -11,6 +11,9 @@ import pytest
 from django_tasks_db.models import DBTaskResult
 from rest_framework.test import APIClient
 
+from accounts.inbox import Letter, deliver
+from accounts.models import Account, InboxEntry
+from games.core.append import WRITE_ATTEMPTS
 from games.models import Game, GameEvent, SeatHold
 from play.challenges import expire_due_challenges
 from play.models import Challenge
@@ -413,3 +416,38 @@ def test_a_challenge_s_bots_over_the_limit_leave_no_challenge_nor_game(
     assert_problem(api.post(CHALLENGES, body, format="json", **bearer(ada)), 429, "throttled")
     assert not Challenge.objects.exists() and not Game.objects.exists()
     assert letters("bob") == []
+
+
+def test_a_challenge_that_keeps_losing_its_letters_numbers_is_409_and_leaves_nothing(
+    api: APIClient, ada: str, bob: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each attempt's letter collides with another writer's (here, a row of the same number
+    written again): tried a bounded number of times, then 409, all or nothing."""
+    bob_id = Account.objects.get(handle="bob").id
+    deliver([Letter("bob", "your_turn", {})])
+    attempts: list[object] = []
+
+    def collide(letters: object) -> None:
+        attempts.append(letters)
+        InboxEntry.objects.create(account_id=bob_id, sequence=1, type="your_turn", payload={})
+
+    monkeypatch.setattr("play.challenges.deliver", collide)
+    games = Game.objects.count()
+    refused = api.post(CHALLENGES, {"players": ["bob"], "seats": 2}, format="json", **bearer(ada))
+    assert_problem(refused, 409, "concurrent_update")
+    assert len(attempts) == WRITE_ATTEMPTS
+    assert not Challenge.objects.exists() and Game.objects.count() == games
+    assert not SeatHold.objects.exists()
+
+
+def test_a_casual_challenge_may_say_so_and_a_rated_one_waits_for_the_ratings(
+    api: APIClient, ada: str, bob: str
+) -> None:
+    made = challenge(api, ada, ["bob"], rated=False)
+    assert made["rated"] is False
+    assert letters("bob", "challenge")[0][1]["rated"] is False
+    rated = {"players": ["bob"], "seats": 2, "rated": True}
+    refused = assert_problem(api.post(CHALLENGES, rated, format="json", **bearer(ada)), 400,
+                             "invalid_request")  # fmt: skip
+    assert "ratings" in refused["errors"]["rated"][0]
+    assert Challenge.objects.count() == 1

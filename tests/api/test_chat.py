@@ -12,6 +12,8 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
+from accounts import services
+from accounts.models import Account
 from games import core
 from games.models import GameEvent
 from tests.api.chat_support import (
@@ -36,6 +38,12 @@ from tests.api.support import (
 pytestmark = pytest.mark.django_db
 
 UNKNOWN = "00000000-0000-4000-8000-000000000000"
+
+
+def account_token(handle: str, *scopes: str) -> str:
+    """Another personal token of the account `handle`, holding only `scopes`."""
+    account = Account.objects.get(handle=handle)
+    return services.create_token(services.session_credential(account), "narrow", list(scopes)).token
 
 
 def test_seats_talk_in_their_room_and_spectators_in_theirs(api: APIClient) -> None:
@@ -94,6 +102,30 @@ def test_an_account_seated_writes_as_its_seat(api: APIClient) -> None:
     message = said(api, game, token, "players", "Hello Bob")
     assert (message["name"], message["account"], message["room"]) == ("ada", "ada", "players")
     assert texts(api, game, token, room="players") == ["Hello Bob"]
+
+
+def test_a_token_without_the_chat_s_scopes_reads_as_an_anonymous_spectator(
+    api: APIClient,
+) -> None:
+    """A personal token with neither `chat:write` nor `play` reads what anyone reads (the
+    spectators' room; the players' once the game is over), even its account's seat's game;
+    it still may not write."""
+    ada = personal_token("ada")
+    narrow = account_token("ada", "account:read")
+    game = create_game(api, 3)["id"]  # waiting, to be called off below
+    seated = api.post(f"{GAMES}/{game}/players", {}, format="json", **bearer(ada))
+    assert seated.status_code == 201
+    bob = join(api, game, "Bob")["token"]
+    said(api, game, bob, "players", "Seats only")
+    said(api, game, bob, "spectators", "For everyone")
+    assert texts(api, game, narrow) == ["For everyone"]
+    answer = read(api, game, narrow).json()
+    assert answer["muted"] == []
+    assert_problem(read(api, game, narrow, room="players"), 403, "chat_room_forbidden")
+    refused = assert_problem(say(api, game, narrow, "spectators", "hi"), 403, "missing_scope")
+    assert refused["required_scope"] == "chat:write"
+    core.cancel_game(game, "canceled")
+    assert texts(api, game, narrow) == ["Seats only", "For everyone"]
 
 
 def test_refusals_of_who_is_asking(api: APIClient) -> None:

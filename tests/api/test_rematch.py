@@ -46,9 +46,9 @@ def test_the_first_call_creates_the_rematch_and_every_seat_gets_the_same(api: AP
     assert second["game"] == first["game"] and second["seat"] == 1
     assert second["token"] not in (first["token"], bob)
     assert Game.objects.filter(rematch_of_id=old).count() == 1
-    again = answered(rematch(api, old, ada), 200)  # seated already: its seat, no new token
-    assert again == {"game": first["game"], "seat": 0}
-    new = get_view(api, first["game"], first["token"])
+    again = answered(rematch(api, old, ada), 200)  # seated already: its seat, a new token
+    assert again == {"game": first["game"], "seat": 0, "token": again["token"]}
+    new = get_view(api, first["game"], again["token"])
     assert new["you"] == 0 and new["status"] == "setup"  # both seated: dealt
     assert [p["name"] for p in new["players"]] == ["Player 0", "Player 1"]
     assert get_view(api, first["game"], second["token"])["you"] == 1
@@ -60,6 +60,36 @@ def test_a_guest_s_new_token_acts_and_the_old_one_does_not(api: APIClient) -> No
     assert_problem(api.get(f"{GAMES}/{new['game']}", **bearer(ada)), 401, "invalid_token")
     assert get_view(api, new["game"], new["token"])["you"] == new["seat"]
     assert get_view(api, old, ada)["you"] == 0  # the old game still reads with the old token
+
+
+def test_a_guest_asking_again_without_a_key_gets_its_seat_with_a_token_that_acts(
+    api: APIClient,
+) -> None:
+    """A guest whose answer was lost asks again with its old token, and no `Idempotency-Key`:
+    its seat in the rematch gets a new token, and the one answered before stops working."""
+    old, (ada, _, _) = finished_game(api, 3)
+    first = answered(rematch(api, old, ada), 201)
+    second = answered(rematch(api, old, ada), 200)
+    third = answered(rematch(api, old, ada), 200)
+    assert first["seat"] == second["seat"] == third["seat"] == 0
+    assert len({first["token"], second["token"], third["token"]}) == 3
+    for spent in (first["token"], second["token"]):
+        assert_problem(api.get(f"{GAMES}/{first['game']}", **bearer(spent)), 401, "invalid_token")
+    assert get_view(api, first["game"], third["token"])["you"] == 0
+    assert Seat.objects.filter(game_id=first["game"]).count() == 1
+
+
+def test_a_guest_who_left_the_rematch_is_never_given_another_s_seat(api: APIClient) -> None:
+    """Ada takes her seat in the waiting rematch, leaves it, and Eve takes it (Bob's and
+    Cyd's are kept for them): asking again, Ada is seated anew or refused, and Eve's token
+    still acts."""
+    old, (ada, _, _) = finished_game(api, 3)
+    first = answered(rematch(api, old, ada), 201)
+    assert leave(api, first["game"], first["seat"], first["token"]).status_code == 200
+    eve = join(api, first["game"], "Eve")
+    assert eve["seat"] == first["seat"]
+    assert_problem(rematch(api, old, ada), 409, "seat_reserved")  # the open seats are kept
+    assert get_view(api, first["game"], eve["token"])["you"] == eve["seat"]
 
 
 def test_the_rematch_is_the_old_game_again_with_a_new_secret_seed(api: APIClient) -> None:

@@ -266,7 +266,6 @@ CALLS = {
     "get_seek": Call("ada", "get", "/api/v1/seeks/{seek}"),
     "delete_seek": Call("ada", "delete", "/api/v1/seeks/{seek}"),
     "rematch": Call("ada", "post", "/api/v1/games/{game}/rematch"),
-    "list_chat_messages": Call("ada", "get", "/api/v1/games/{game}/chat"),
     "post_chat_message": Call(
         "ada", "post", "/api/v1/games/{game}/chat", {"room": "players", "text": "Hi"}
     ),

@@ -41,9 +41,10 @@ def test_a_seek_is_made_read_and_withdrawn(api: APIClient) -> None:
     seek = response.json()
     assert response["Location"] == f"{SEEKS}/{seek['id']}"
     assert set(seek) == {
-        "id", "status", "created_at", "seats", "turn_seconds", "bots_after", "expires_at",
-        "game", "seat",
+        "id", "status", "created_at", "seats", "turn_seconds", "bots_after", "rated",
+        "expires_at", "game", "seat",
     }  # fmt: skip
+    assert seek["rated"] is False
     assert seek["status"] == "searching"
     assert (seek["seats"], seek["turn_seconds"], seek["bots_after"]) == (
         {"min": 2, "max": 3},
@@ -201,3 +202,16 @@ def test_polling_the_accounts_events_keeps_its_seek_alive(
     waited = api.get("/api/v1/account/events?wait=1", **bearer(token))  # too late: lapsed
     assert waited.status_code == 200
     assert api.get(f"{SEEKS}/{seek['id']}", **bearer(token)).json()["status"] == "expired"
+
+
+def test_a_casual_seek_may_say_so_and_a_rated_one_waits_for_the_ratings(api: APIClient) -> None:
+    token = personal_token("ada")
+    casual = post_seek(api, token, {**TWO_TO_FOUR, "rated": False})
+    assert casual.status_code == 201, casual.content
+    assert casual.json()["rated"] is False
+    other = personal_token("bob")
+    refused = assert_problem(post_seek(api, other, {**TWO_TO_FOUR, "rated": True}), 400,
+                             "invalid_request")  # fmt: skip
+    assert "ratings" in refused["errors"]["rated"][0]
+    not_a_boolean = post_seek(api, other, {**TWO_TO_FOUR, "rated": "no"})
+    assert "rated" in assert_problem(not_a_boolean, 400, "invalid_request")["errors"]

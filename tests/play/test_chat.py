@@ -17,6 +17,7 @@ import play
 from accounts.credentials import resolve
 from games.core.errors import InvalidRequest
 from games.core.tokens import SeatCredential
+from play.errors import ChatLimitReached, ChatThrottled
 from play.models import ChatMessage
 from tests.api.chat_support import personal_token
 from tests.api.support import start_game
@@ -91,6 +92,44 @@ def test_concurrent_writers_number_the_game_s_chat_without_gap(api: APIClient) -
     for index in range(len(authors)):
         mine = [row.text for row in rows if row.text.startswith(f"{index}.")]
         assert mine == [f"{index}.{number}" for number in range(3)]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("limit", "refusal"),
+    [("SKYJO_CHAT_BURST", ChatThrottled), ("SKYJO_CHAT_MAX_PER_GAME", ChatLimitReached)],
+)
+def test_a_sender_writing_at_once_cannot_pass_its_limits(
+    api: APIClient, settings: Any, limit: str, refusal: type[Exception]
+) -> None:
+    """One seat sends eight messages at once, from eight connections: the game's chat lock
+    is taken before its messages are counted, so the limit (3 here) lets three through and
+    refuses the others, however they interleave (on PostgreSQL; SQLite's writers take
+    turns)."""
+    settings.SKYJO_CHAT_BURST, settings.SKYJO_CHAT_MAX_PER_GAME = 1000, 1000
+    setattr(settings, limit, 3)
+    game_id, tokens = start_game(api)
+    author = play.writer(game_id, SeatCredential(tokens[0]))
+    barrier = threading.Barrier(8)
+    answers: list[Any] = [None] * 8
+
+    def talk(index: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            answers[index] = play.post_message(author, "players", f"message {index}")
+        except Exception as error:
+            answers[index] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=talk, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    refused = [answer for answer in answers if isinstance(answer, Exception)]
+    assert len(refused) == 5 and all(isinstance(error, refusal) for error in refused), answers
+    assert ChatMessage.objects.filter(game_id=game_id).count() == 3
 
 
 @pytest.mark.django_db(transaction=True)

@@ -178,15 +178,34 @@ def test_bots_fill_up_to_the_common_minimum_at_once_with_no_wait(clock: Clock) -
     assert seated(game) == [("ada", None), (BOT_STRATEGY, BOT_STRATEGY), (BOT_STRATEGY, "greedy")]
 
 
-def test_a_seeker_whose_bots_are_due_takes_the_waiting_seekers_along(clock: Clock) -> None:
+def test_a_seeker_whose_bots_are_due_leaves_the_seekers_who_want_none_waiting(
+    clock: Clock,
+) -> None:
+    """Ada wants no bots (`bots_after` null: keep waiting), Bob wants them at once: Bob plays
+    bots, and Ada keeps searching for people."""
     ada, bob = account("ada"), account("bob")
     patient = in_turn(clock, seek(ada, 2, 4))
     hurried = seek(bob, 3, 4, bots_after=0)
     run_jobs()
-    game = game_of(patient)
-    assert game_of(hurried) == game
+    game = game_of(hurried)
     assert game.seats == 3
-    assert seated(game) == [("ada", None), ("bob", None), (BOT_STRATEGY, BOT_STRATEGY)]
+    assert seated(game) == [("bob", None), (BOT_STRATEGY, BOT_STRATEGY), (BOT_STRATEGY, "greedy")]
+    assert searching(patient)
+
+
+def test_the_seekers_whose_bots_are_due_play_together_with_bots(clock: Clock) -> None:
+    """A seeker whose wait is not over stays out of a game with bots, and so does one that
+    wants none; those whose `bots_after` passed sit together, then the bots."""
+    ada, bob, cyd, dan = account("ada"), account("bob"), account("cyd"), account("dan")
+    patient = in_turn(clock, seek(ada, 2, 4))
+    first = in_turn(clock, seek(bob, 3, 4, bots_after=0))
+    later = in_turn(clock, seek(cyd, 4, 4, bots_after=60))
+    second = seek(dan, 2, 3, bots_after=0)
+    run_jobs()
+    game = game_of(first)
+    assert game_of(second) == game and game.seats == 3
+    assert seated(game) == [("bob", None), ("dan", None), (BOT_STRATEGY, BOT_STRATEGY)]
+    assert searching(patient, later)
 
 
 def test_a_seek_not_seen_is_never_matched(clock: Clock) -> None:
@@ -292,6 +311,12 @@ def test_the_plan_keeps_clocks_apart_and_seats_the_oldest_first() -> None:
     ]
     matches = plan(seeks, NOW)
     assert [list(m.seekers) for m in matches] == [[seeks[0], seeks[2]], [seeks[1], seeks[3]]]
+
+
+def test_the_plan_fills_with_bots_only_the_seekers_who_want_them() -> None:
+    patient, hurried = unsaved(2, 4, 10), unsaved(2, 4, 5, bots_after=0)
+    [found] = plan([patient, hurried], NOW)
+    assert (list(found.seekers), found.seats, found.bots) == ([hurried], 2, 1)
 
 
 def test_the_plan_fills_with_bots_only_for_a_seeker_whose_wait_is_over() -> None:

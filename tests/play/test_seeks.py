@@ -4,11 +4,14 @@ time; alive while its account is seen (a read, its account stream), expired once
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django_tasks_db.models import DBTaskResult
 
 from accounts.errors import MissingScope
@@ -40,6 +43,7 @@ def test_a_new_seek_is_searching_and_says_what_it_asks_for(clock: Clock) -> None
         "seats": {"min": 2, "max": 4},
         "turn_seconds": 30,
         "bots_after": 20,
+        "rated": False,
         "expires_at": data["expires_at"],
         "game": None,
         "seat": None,
@@ -125,6 +129,33 @@ def test_the_sweep_expires_the_seeks_no_one_sees(clock: Clock) -> None:
     assert fresh(lost).status == SeekStatus.EXPIRED
     assert fresh(kept).status == SeekStatus.SEARCHING
     assert fresh(kept).seen_at == clock.now - timedelta(seconds=15)
+
+
+def statements(call: Callable[[], Any]) -> list[str]:
+    """The SQL statements `call` sends, upper-cased."""
+    with CaptureQueriesContext(connection) as captured:
+        call()
+    return [query["sql"].lstrip().upper() for query in captured.captured_queries]
+
+
+def test_a_sign_of_presence_writes_only_for_a_searching_seek(clock: Clock) -> None:
+    """The account stream and the long poll call `seen` for every account, seeking or not:
+    without a searching seek it costs one read and writes nothing (on SQLite any UPDATE, even
+    of no row, waits for the database's one write lock)."""
+    ada, bob = account("ada"), account("bob")
+    seek(bob)
+    (read,) = statements(lambda: seen(ada.account_id))
+    assert read.startswith("SELECT")
+    withdrawn = seek(ada)
+    withdraw_seek(ada, withdrawn.id)
+    assert [sql.split()[0] for sql in statements(lambda: seen(ada.account_id))] == ["SELECT"]
+    mine = seek(ada)
+    clock.advance(5)
+    assert [sql.split()[0] for sql in statements(lambda: seen(ada.account_id))] == [
+        "SELECT",
+        "UPDATE",
+    ]
+    assert fresh(mine).seen_at == clock.now
 
 
 def test_withdrawn_once_and_for_all(clock: Clock) -> None:

@@ -172,6 +172,7 @@ class ChallengeListView(PerViewerView):
             bots=chosen["bots"],
             listed=chosen["listed"],
             expires_in=chosen["expires_in"],
+            rated=chosen["rated"],
         )
         what = ("create_challenge", chosen)
         perform = partial(_made_within_limits, request, credential, asked)

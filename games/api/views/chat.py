@@ -68,17 +68,16 @@ class ChatView(PerViewerView):
     @extend_schema(
         operation_id="list_chat_messages",
         summary="Read a game's chat",
-        **token_scoped(
-            "The messages after `after`, oldest first, at most `limit`: of `room`, or without "
-            f"it of every room the caller may read. {_WHO} Naming a room you may not read is "
-            "refused with 403 `chat_room_forbidden`. A seat's muted rooms are left out (listed "
-            "in `muted`). Page on with `after` set to the last `sequence` received. The chat "
-            "is a log of its own: the game's events, history and replays never hold it. A "
-            "game's stream carries the same messages as `chat` frames. With a personal token "
-            f"(an account's seat, or a spectator), {READ.words}.",
-            READ,
-            SEAT_OR_SPECTATOR,
-        ),
+        description="The messages after `after`, oldest first, at most `limit`: of `room`, "
+        f"or without it of every room the caller may read. {_WHO} Naming a room you may not "
+        "read is refused with 403 `chat_room_forbidden`. A seat's muted rooms are left out "
+        "(listed in `muted`). Page on with `after` set to the last `sequence` received. The "
+        "chat is a log of its own: the game's events, history and replays never hold it. A "
+        "game's stream carries the same messages as `chat` frames. A personal token reads as "
+        f"its account (an account's seat, or a spectator) with the {READ.words}; one with "
+        "neither reads as anyone may without a token (an anonymous spectator): no scope is "
+        "required.",
+        auth=SEAT_OR_SPECTATOR,
         tags=["chat"],
         parameters=[
             GAME_ID,

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.urls import reverse
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -99,7 +100,7 @@ class GamePagination(LimitOffsetPagination):
         return self.chosen_offset
 
 
-class GameListView(PerViewerView):
+class GameListView(APIView):
     """The lobby: list games (filter by status) and create one."""
 
     def get_throttles(self) -> list[Any]:
@@ -178,7 +179,8 @@ class GameListView(PerViewerView):
         viewer = account_credential(request)
         games = core.listed_games(chosen, viewer=None if viewer is None else viewer.account_id)
         page = paginator.paginate_queryset(games, request, view=self)
-        return paginator.get_paginated_response([game_summary(g) for g in page or []])
+        answer = paginator.get_paginated_response([game_summary(g) for g in page or []])
+        return _per_account(answer, viewer is not None)
 
     @extend_schema(
         operation_id="create_game",
@@ -206,6 +208,16 @@ class GameListView(PerViewerView):
         response = answer_response(answer)
         response["Location"] = f"/api/v1/games/{answer.game_id}"
         return with_etag(response, answer.version or 0)
+
+
+def _per_account(response: Response, personal: bool) -> Response:
+    """The lobby answers everyone alike, and a shared cache may keep it; but an account's
+    list holds its private games too: it varies with `Authorization`, and one asked with a
+    personal token stays out of shared caches."""
+    patch_vary_headers(response, ("Authorization",))
+    if personal:
+        patch_cache_control(response, private=True)
+    return response
 
 
 def _created(

@@ -46,9 +46,12 @@ game but the caller gets `rematch_offered` `{"game", "next_game"}` on its accoun
 
 Every call seats its caller in the rematch (the first one too): an account by its account \
 (no token: its personal tokens act for the seat); a guest under its old name, with a new seat \
-token in `token`, shown this once (the old game's token does not act in the rematch). A caller \
-seated already gets its seat again, without a token. A rematch may itself be rematched (a \
-chain, followed through `rematch_of`).
+token in `token`, shown this once (the old game's token does not act in the rematch). An \
+account seated already gets its seat again. A guest seated already (a retry whose answer was \
+lost, without `Idempotency-Key`) gets its seat again with another new token, and the token \
+answered before stops working; a guest who left its seat in the rematch is seated anew, if a \
+seat is left for it. A rematch may itself be rematched (a chain, followed through \
+`rematch_of`).
 
 Refused with 401 `invalid_token` without a token of one of the game's seats (a spectator, a \
 seat whose player left: its token is gone), 403 `not_a_player` for an account holding no seat \

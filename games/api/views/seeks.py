@@ -53,8 +53,10 @@ _MATCHING = (
     "The matcher (the service's workers) seats seekers with the same clock whose seat ranges "
     "overlap, oldest seeks first: a game starts as soon as it has as many seekers as the "
     "largest seat count they all accept; after `SEEK_SMALLEST_AFTER_SECONDS` (20 s) with the "
-    "seekers it has if they reach the fewest seats they all accept; and once a seeker's "
-    "`bots_after` has passed, with `greedy` bots in the empty seats up to that fewest. The "
+    "seekers it has if they reach the fewest seats they all accept; and once the oldest "
+    "seek's `bots_after` has passed, with the seekers whose `bots_after` has passed too and "
+    "`greedy` bots in the empty seats, up to the fewest seats those seekers accept (a seeker "
+    "whose `bots_after` is null, or not over, is never seated with bots: it keeps waiting). The "
     "game is listed, has a secret seed and the seekers' clock; each seeker is seated by its "
     "account (its personal tokens act for the seat), oldest first, and its account stream "
     "gets `seek_matched` `{seek, game, seat}`."
@@ -96,6 +98,7 @@ def _wanted(chosen: dict[str, Any]) -> play.SeekRequest:
         seats_max=chosen["seats"]["max"],
         turn_seconds=chosen["turn_seconds"],
         bots_after=chosen["bots_after"],
+        rated=chosen["rated"],
     )
 
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from games.models import Game
@@ -135,3 +137,19 @@ def test_the_finished_table_re_reads_itself_when_its_rematch_changes() -> None:
     rematch(bob, old)
     assert ada.get(f"/games/{old}/table?since={tag}").status_code == 200  # Bob sat
     assert f"since={game.version}-{new.id}-2" in page(ada, f"/games/{old}")
+
+
+def rematch_look_ups(client: Client, path: str) -> int:
+    """The queries a page's request makes for a game's rematch (by the unique `rematch_of`)."""
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(path).status_code == 200
+    return sum('"rematch_of_id" =' in query["sql"] for query in captured.captured_queries)
+
+
+def test_a_table_looks_its_rematch_up_once_per_render() -> None:
+    ada, _, old = finished_pair()
+    assert rematch_look_ups(ada, f"/games/{old}") == 1
+    rematch(ada, old)
+    assert rematch_look_ups(ada, f"/games/{old}") == 1
+    assert rematch_look_ups(Client(), f"/games/{old}") == 1  # a spectator's
+    assert rematch_look_ups(ada, f"/games/{old}/table?since=0") == 1
