@@ -134,13 +134,15 @@ def seen(account_id: int) -> int:
 
 def lapse_seeks(seeks: QuerySet[Seek] | None = None) -> int:
     """Expire the searching seeks (of `seeks`, else every one) not seen for
-    `SEEK_IDLE_SECONDS` or older than `SEEK_MAX_SECONDS`; answers how many."""
+    `SEEK_IDLE_SECONDS` or older than `SEEK_MAX_SECONDS`; answers how many. A read first:
+    every sweep runs it, and on SQLite an UPDATE takes the write lock even when it changes
+    no row, which the bots' and clocks' moves then wait for."""
     now = clock.now()
     rows = Seek.objects.all() if seeks is None else seeks
     lapsed = rows.filter(status=SeekStatus.SEARCHING).filter(
         Q(seen_at__lte=now - idle_time()) | Q(expires_at__lte=now)
     )
-    return lapsed.update(status=SeekStatus.EXPIRED)
+    return lapsed.update(status=SeekStatus.EXPIRED) if lapsed.exists() else 0
 
 
 def idle_time() -> timedelta:
