@@ -136,9 +136,12 @@ def test_a_worker_killed_mid_job_is_made_up_for_by_the_next_each_move_once() -> 
     """A game of bots alone: its worker is killed while playing it (its job left running);
     the next worker's sweep finds the game owed moves and finishes it, and the log replays:
     no move was lost or made twice."""
-    game_id = bots_game(8)
+    game_id = None
     for _attempt in range(5):
         with running_worker() as first:
+            # Dealt once the worker runs, and long (its rounds capped by BOT_ONLY_MAX_ROUNDS),
+            # so it is still being played when the worker is killed.
+            game_id = game_id or bots_game(8, end_score=10_000)
             wanted = Game.objects.get(pk=game_id).version + 40
             wait_until(lambda: Game.objects.get(pk=game_id).version > wanted, 30, "moves")  # noqa: B023
             kill(first)
