@@ -136,7 +136,7 @@ def test_a_worker_killed_mid_job_is_made_up_for_by_the_next_each_move_once() -> 
     """A game of bots alone: its worker is killed while playing it (its job left running);
     the next worker's sweep finds the game owed moves and finishes it, and the log replays:
     no move was lost or made twice."""
-    game_id = None
+    game_id: uuid.UUID | None = None
     for _attempt in range(5):
         with running_worker() as first:
             # Dealt once the worker runs, and long (its rounds capped by BOT_ONLY_MAX_ROUNDS),
@@ -147,7 +147,7 @@ def test_a_worker_killed_mid_job_is_made_up_for_by_the_next_each_move_once() -> 
             kill(first)
         if DBTaskResult.objects.filter(status="RUNNING").exists():
             break  # killed mid-job (else between two jobs: try again)
-    assert DBTaskResult.objects.filter(status="RUNNING").exists()
+    assert game_id is not None and DBTaskResult.objects.filter(status="RUNNING").exists()
     stalled = Game.objects.get(pk=game_id)
     time.sleep(0.5)
     assert Game.objects.get(pk=game_id).version == stalled.version != 0
