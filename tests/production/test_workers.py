@@ -213,7 +213,9 @@ def test_two_workers_never_play_one_timeout_twice(settings: Any) -> None:
         assert timed_out(game_id) == [0, 1]
         assert verify_log([e.event for e in stored(game_id)]).phase == "playing"
     workers = {w for ids in DBTaskResult.objects.values_list("worker_ids", flat=True) for w in ids}
-    assert len(workers) == 2  # both took jobs
+    # Both took jobs on PostgreSQL; SQLite's one write lock at a time sometimes lets one drain
+    # the queue while the other waits for it (seen in CI), which proves nothing either way.
+    assert len(workers) == 2 or (connection.vendor == "sqlite" and len(workers) == 1)
     assert DBTaskResult.objects.filter(status="FAILED").count() == 0
 
 
