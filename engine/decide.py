@@ -185,7 +185,10 @@ def _join(decision: _Decision, action: Join) -> None:
         raise errors.WrongStep("a name is text")
     if action.bot is not None and not isinstance(action.bot, str):
         raise errors.WrongStep("a bot is named by its strategy")
-    if action.bot is None and action.account is not None and action.account in state.accounts:
+    rated = state.options.rated
+    if rated and action.account is None:
+        raise errors.AccountRequired()
+    if (action.bot is None or rated) and action.account in state.accounts and action.account:
         raise errors.AlreadySeated(f"{action.account} holds a seat of this game already")
     seat = state.names.index(None)
     decision.emit(PlayerJoined(seat, action.name, action.bot, action.account))

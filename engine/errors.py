@@ -31,6 +31,13 @@ class AlreadySeated(RuleError):
     code = "already_seated"
 
 
+class AccountRequired(RuleError):
+    """A rated game seats accounts only (people, bot accounts, built-in bots): a guest cannot
+    join it (R14)."""
+
+    code = "account_required"
+
+
 class GameNotStarted(RuleError):
     """The game is still waiting for players; no card has been dealt."""
 
@@ -132,6 +139,7 @@ ALL_RULE_ERRORS: tuple[type[RuleError], ...] = (
     InvalidOptions,
     GameFull,
     AlreadySeated,
+    AccountRequired,
     GameNotStarted,
     GameFinished,
     GameCanceled,

@@ -27,12 +27,14 @@ class Options:
     """`end_score` ends the game (R3); `closer_penalty` turns R11's doubling on or off;
     `turn_seconds` is each turn's clock, None for none, and `max_timeouts` the timeouts in a
     row after which a bot plays the seat (R13; the service keeps the time, the rules only
-    record that a turn ran out)."""
+    record that a turn ran out); `rated` makes every seat an account's and the result count
+    for the seats' ratings (R14), from the game's first event to its last."""
 
     end_score: int = DEFAULT_END_SCORE
     closer_penalty: bool = True
     turn_seconds: int | None = None
     max_timeouts: int = DEFAULT_MAX_TIMEOUTS
+    rated: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.end_score, bool) or not isinstance(self.end_score, int):
@@ -44,6 +46,8 @@ class Options:
         if self.turn_seconds is not None:
             _check_whole("turn_seconds", self.turn_seconds, MIN_TURN_SECONDS, MAX_TURN_SECONDS)
         _check_whole("max_timeouts", self.max_timeouts, MIN_MAX_TIMEOUTS, MAX_MAX_TIMEOUTS)
+        if not isinstance(self.rated, bool):
+            raise InvalidOptions("rated must be true or false")
 
     def to_data(self) -> dict[str, Any]:
         """A fresh dict per call (callers may keep it), as `asdict` would give it, copied from
@@ -53,6 +57,8 @@ class Options:
             if len(_DATA) >= 1024:
                 _DATA.clear()
             data = _DATA[self] = {name: getattr(self, name) for name in _OPTION_FIELDS}
+            if not self.rated:  # absent unless true: a casual game's options read as before R14
+                del data["rated"]
         return dict(data)
 
     @classmethod

@@ -152,6 +152,11 @@ class EventOptionsSerializer(ClosedShape):
         required=False,
         help_text="Timeouts in a row after which a bot plays the seat (R13); absent: 3.",
     )
+    rated = serializers.BooleanField(
+        required=False,
+        help_text="A rated game: accounts only, and the result counts for their ratings "
+        "(R14); absent: false.",
+    )
 
 
 class GameCreatedSerializer(ClosedShape):

@@ -190,6 +190,11 @@ class GameOptionsSerializer(serializers.Serializer):
     max_timeouts = serializers.IntegerField(
         help_text="Timeouts in a row after which a bot plays the seat (R13)."
     )
+    rated = serializers.BooleanField(
+        required=False,
+        help_text="Present, and true, in a rated game's options only (R14); the game's own "
+        "`rated` says it of every game.",
+    )
 
 
 GAME_STATUSES = list(PHASES)
@@ -480,6 +485,9 @@ class HistoryOptionsSerializer(GameOptionsSerializer):
     max_timeouts = serializers.IntegerField(
         required=False,
         help_text="Timeouts in a row after which a bot plays the seat (R13); absent: 3.",
+    )
+    rated = serializers.BooleanField(
+        required=False, help_text="A rated game (R14); absent: false (a casual game)."
     )
 
 

@@ -34,6 +34,7 @@ from engine import (
 )
 from engine.autoplay import bot_seats_to_act
 from engine.events import PlayerLeft, SeatAbandoned, SeatLeft
+from engine.state import FINISHED
 from games import store, tasks
 from games.core import clock, signals
 from games.core.errors import (
@@ -87,7 +88,8 @@ def append_events(
     new_deadline = deadline if deadline != game.turn_deadline else None
     jobs = _Jobs(summary.bots_to_move and not bots_continue, new_deadline, after)
     letters = letters_of(game.id, before, events, after, deadline)
-    with store.atomic(savepoint=False) if jobs or seat_changes else nullcontext():
+    finishing = after.phase == FINISHED and before.phase != FINISHED
+    with store.atomic(savepoint=False) if jobs or seat_changes or finishing else nullcontext():
         moved = store.append(
             game.id,
             before.version,
@@ -101,6 +103,8 @@ def append_events(
         if moved:
             _change_seats(game, seat_changes)
             jobs.schedule(game)
+            if finishing:  # its listeners' writes commit with the events, or roll back
+                signals.game_finished.send(Game, game_id=game.id, rated=after.options.rated)
     if not moved:
         raise VersionMoved()
     _moved_on(game, summary, now)

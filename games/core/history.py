@@ -208,14 +208,18 @@ def import_history(audited: AuditedHistory) -> Imported:
 def as_guests(events: list[Event], state: GameState) -> tuple[list[Event], GameState]:
     """The log with every person's seat a guest's (`PlayerJoined.account` null but for the
     built-in bots, the service's own), and its state: an import never binds seats to
-    accounts, nor writes to their inboxes (a document could name any account)."""
-    if all(handle is None or handle in STRATEGIES for handle in state.accounts):
+    accounts, nor writes to their inboxes (a document could name any account). So an import
+    is never rated either (R14): a rated game's comes in casual."""
+    guests_only = all(handle is None or handle in STRATEGIES for handle in state.accounts)
+    if guests_only and not state.options.rated:
         return events, state
     guests = [_as_guest(e) for e in events]
     return guests, replay(guests)
 
 
 def _as_guest(event: Event) -> Event:
+    if isinstance(event, GameCreated) and event.options.rated:
+        return dataclasses.replace(event, options=dataclasses.replace(event.options, rated=False))
     if isinstance(event, PlayerJoined) and event.account not in (None, *STRATEGIES):
         return dataclasses.replace(event, account=None)
     return event

@@ -54,12 +54,14 @@ def create_game(
     reserved: Sequence[str] = (),
     created_by: AccountCredential | None = None,
     rematch_of: Game | None = None,
+    rated: bool = False,
 ) -> Game:
     """A new game waiting for players: `listed` in every lobby or only its players', with a
     seat held for each `reserved` handle (which needs an account, `created_by`, to free them),
     the rematch of a finished game when `rematch_of` (409 once it has one: the caller reads
-    that one)."""
-    rules = Options(**(options or {}))
+    that one); `rated` (or `options` saying so, as a rematch's do): accounts only, the result
+    counting for their ratings (R14)."""
+    rules = Options(**{**(options or {}), **({"rated": True} if rated else {})})
     events = engine_create_game(seats, rules)  # validates seats and options (R2, R12)
     seeded = seed is not None  # the creator knows the seed, so every card: told to joiners
     if seed is None:

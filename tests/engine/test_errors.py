@@ -212,8 +212,15 @@ def _invalid_options() -> list[str]:
     return codes
 
 
+def _account_required() -> list[str]:
+    rated = Table(3, join=False, options=Options(rated=True))
+    rated.do(None, Join("Ada", account="ada"))
+    return [refused(rated.state, None, Join("a guest"))]
+
+
 TRIGGERS: dict[str, Callable[[], list[str]]] = {
     "already_seated": _already_seated,
+    "account_required": _account_required,
     "not_your_turn": _not_your_turn,
     "wrong_step": _wrong_step,
     "setup_reveals_done": _setup_reveals_done,

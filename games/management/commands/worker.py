@@ -27,6 +27,7 @@ from django_tasks_db.management.commands.db_worker import Worker
 
 from games import core
 from play.sweep import sweep as play_sweep
+from ratings.services import sweep as ratings_sweep
 
 logger = logging.getLogger("games.worker")
 
@@ -41,6 +42,7 @@ class SweepingWorker(Worker):
         if self.batch:  # the jobs due now, then exit: what is owed is queued first
             core.sweep(0.0)
             play_sweep()
+            ratings_sweep()
         else:
             threading.Thread(target=_sweep_forever, name="skyjo-sweep", daemon=True).start()
         super().run()
@@ -52,6 +54,7 @@ def _sweep_forever() -> None:
     while True:
         _logged("sweep: queued jobs for %d games", partial(core.sweep, grace))
         _logged("sweep: %d challenges and seeks acted on", play_sweep)
+        _logged("sweep: %d finished rated games to rate", ratings_sweep)
         close_old_connections()
         grace = settings.SKYJO_SWEEP_GRACE
         time.sleep(settings.SKYJO_SWEEP_SECONDS)

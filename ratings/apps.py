@@ -1,0 +1,27 @@
+"""The ratings (R14): rated games' results as OpenSkill ratings, leaderboards and the bot
+ladder. Above the use cases (`games.core`), whose `game_finished` signal tells it of each
+finished game, inside that game's last append."""
+
+from typing import Any
+
+from django.apps import AppConfig
+
+
+class RatingsConfig(AppConfig):
+    name = "ratings"
+    verbose_name = "Ratings"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from games.core.signals import game_finished
+
+        game_finished.connect(_queue_rating, dispatch_uid="ratings")
+
+
+def _queue_rating(*, rated: bool, **_: Any) -> None:
+    """A rated game finished: the job that rates finished games is queued in the same
+    transaction (so it exists once the game's end has committed, and only then)."""
+    if rated:
+        from ratings import tasks
+
+        tasks.rate_finished_games.enqueue()

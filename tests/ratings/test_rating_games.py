@@ -1,0 +1,94 @@
+"""R14 through the use cases: a rated game of built-in bots finishes, the job queued with its
+last append rates it once, in one `model.rate`, and `rerate` reproduces the stored rows."""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from games import core
+from games.models import Game
+from ratings import services
+from ratings.models import RatedGame, Rating, RatingChange
+from ratings.skill import DEFAULT, Skill, rate
+from tests.api.bots_support import run_jobs
+
+pytestmark = pytest.mark.django_db
+
+
+def bots_game(*strategies: str, rated: bool = True, seed: int = 7) -> uuid.UUID:
+    game = core.create_game(
+        seats=len(strategies), options={"end_score": 30}, seed=seed, rated=rated
+    )
+    for strategy in strategies:
+        core.join_game(game.id, strategy, strategy)
+    return game.id
+
+
+def test_a_finished_rated_game_is_rated_once_by_its_job() -> None:
+    game_id = bots_game("greedy", "random", "statistician")
+    run_jobs()
+    assert Game.objects.get(pk=game_id).status == "finished"
+    changes = list(RatingChange.objects.filter(game_id=game_id).order_by("seat"))
+    assert [c.account.handle for c in changes] == ["greedy", "random", "statistician"]
+    expected = rate([DEFAULT] * 3, [c.rank for c in changes])
+    assert [(c.mu_after, c.sigma_after) for c in changes] == [(s.mu, s.sigma) for s in expected]
+    assert services.rate_pending() == 0  # again: nothing more
+    assert RatedGame.objects.count() == 1
+    assert Rating.objects.get(account__handle="greedy").games == 1
+
+
+def test_a_casual_game_is_never_rated() -> None:
+    bots_game("greedy", "random", rated=False)
+    run_jobs()
+    assert not RatingChange.objects.exists() and services.pending_games().count() == 0
+
+
+def test_ratings_carry_on_from_game_to_game_and_rerate_reproduces_them() -> None:
+    for seed in (1, 2, 3):
+        bots_game("greedy", "random", seed=seed)
+        run_jobs()
+    greedy = RatingChange.objects.filter(account__handle="greedy").order_by("rated_game")
+    for earlier, later in itertools.pairwise(greedy):
+        assert (later.mu_before, later.sigma_before) == (earlier.mu_after, earlier.sigma_after)
+    found = services.rerate()
+    assert (found.games, found.rows, found.differences) == (3, 6, [])
+    call_command("rerate")  # exit status 0
+
+
+def test_rerate_names_a_stored_row_that_the_logs_do_not_give() -> None:
+    bots_game("greedy", "random")
+    run_jobs()
+    RatingChange.objects.filter(seat=0).update(mu_after=99.0)
+    assert len(services.rerate().differences) == 1
+    with pytest.raises(CommandError):
+        call_command("rerate")
+
+
+def test_the_ordinal_is_mu_less_three_sigmas() -> None:
+    assert Skill(30.0, 2.0).ordinal == 24.0
+
+
+def test_a_rated_game_shows_each_seat_its_rating_at_the_deal_and_its_change() -> None:
+    from ratings.reading import leaderboard, seat_ratings
+
+    first = bots_game("greedy", "random", seed=1)
+    run_jobs()
+    second = bots_game("greedy", "random", seed=2)
+    run_jobs()
+    seats = seat_ratings(Game.objects.get(pk=second))
+    assert seats is not None and [s.handle for s in seats] == ["greedy", "random"]
+    before = RatingChange.objects.get(game_id=first, seat=0)
+    assert seats[0].entered["mu"] == before.mu_after and seats[0].entered["games"] == 1
+    assert abs(sum(s.predicted_win for s in seats) - 1) < 1e-9
+    assert seats[0].change is not None and seats[0].change["rank"] in (1, 2)
+    assert seat_ratings(Game.objects.get(pk=bots_game("greedy", "random", rated=False))) is None
+    assert list(leaderboard("bot")) == []  # two games: provisional
+    assert [r.account.handle for r in leaderboard("bot", provisional=True)] in (
+        ["greedy", "random"],
+        ["random", "greedy"],
+    )
