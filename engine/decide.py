@@ -187,7 +187,7 @@ def _join(decision: _Decision, action: Join) -> None:
         raise errors.WrongStep("a bot is named by its strategy")
     rated = state.options.rated
     if rated and action.account is None:
-        raise errors.AccountRequired()
+        raise errors.AccountRequired("A rated game seats accounts only: a guest cannot join it.")
     if (action.bot is None or rated) and action.account in state.accounts and action.account:
         raise errors.AlreadySeated(f"{action.account} holds a seat of this game already")
     seat = state.names.index(None)

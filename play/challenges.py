@@ -43,7 +43,6 @@ from play.errors import (
     ChallengeNotFound,
     NotChallenger,
     NotInvited,
-    refuse_rated,
 )
 from play.models import Answer, Challenge, ChallengeStatus, DeclineReason, Invitation
 
@@ -60,7 +59,8 @@ CHALLENGE_LETTERS = ("challenge", "challenge_accepted", "challenge_declined", "c
 class ChallengeRequest:
     """What a challenger asks for: the handles it invites, the game's seats and options, the
     bots seated with it, whether the game is listed in the lobby, the time to answer, and
-    whether the game is rated (not yet: casual only)."""
+    whether the game is rated (R14: accounts only, each once; the built-in bots are
+    accounts too)."""
 
     players: Sequence[str]
     seats: int
@@ -77,13 +77,13 @@ def create_challenge(challenger: AccountCredential, request: ChallengeRequest) -
     challenger seated (its account's seat: the token needs `play` as well), the bots seated,
     each invitee's seat held until the expiry, the invitations, the `challenge` letters and
     the expiry's job. 400 `invalid_request` for the challenger among the players, a handle
-    named twice, a built-in bot's handle (seat those with `bots`), too few seats or a rated
-    game (not yet); 404 `player_not_found` for a handle of no live account."""
+    named twice, a built-in bot's handle (seat those with `bots`), too few seats, or a bot
+    named twice in a rated game; 404 `player_not_found` for a handle of no live account."""
     challenger.require("challenge:write")
     challenger.require("play")
-    refuse_rated(request.rated)
     invitees = _invitees(challenger, request.players)
     _check_seats(request)
+    _check_bots(request)
     expires_at = clock.now() + timedelta(seconds=request.expires_in)
     with transaction.atomic():
         game = _seated_game(challenger, request)
@@ -139,6 +139,16 @@ def _check_seats(request: ChallengeRequest) -> None:
         )
 
 
+def _check_bots(request: ChallengeRequest) -> None:
+    """A rated game seats each account once, and a built-in bot is its strategy's account
+    (R14): each strategy once (400 `invalid_request`, naming `bots`, otherwise)."""
+    if request.rated and len(set(request.bots)) != len(request.bots):
+        raise InvalidRequest(
+            "A rated game seats each built-in bot once: it is one account.",
+            errors={"bots": ["Name each bot once in a rated challenge."]},
+        )
+
+
 def _seated_game(challenger: AccountCredential, request: ChallengeRequest) -> Game:
     """The challenge's game, waiting, with the challenger in seat 0 and the bots after it."""
     game = core.create_game(
@@ -147,6 +157,7 @@ def _seated_game(challenger: AccountCredential, request: ChallengeRequest) -> Ga
         seed=None,
         listed=request.listed,
         created_by=challenger,
+        rated=request.rated,
     )
     game = core.join_game(game.id, challenger.handle, account=challenger).game
     for bot in request.bots:

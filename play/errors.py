@@ -4,17 +4,7 @@ table (`games.api.problems`) gives its HTTP status and title, as for core's `Ser
 from __future__ import annotations
 
 from accounts.errors import AccountRequired, Refusal
-from games.core.errors import InvalidRequest, ServiceError
-
-#: Why `rated` is refused for now: the ratings come in a later version, which turns it on.
-RATED_LATER = "Rated games come with the ratings: for now every game is casual (rated: false)."
-
-
-def refuse_rated(rated: bool) -> None:
-    """A seek or a challenge asks for a casual game (400 `invalid_request`, naming `rated`,
-    for a rated one: not yet)."""
-    if rated:
-        raise InvalidRequest(RATED_LATER, errors={"rated": [RATED_LATER]})
+from games.core.errors import ServiceError
 
 
 class ChallengeNotFound(ServiceError):

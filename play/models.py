@@ -71,7 +71,7 @@ class Challenge(models.Model):
     # The strategies of the bots seated with the challenger, as the challenge asked for them
     # (the game's seats may later name other bots: a seat left is played by one).
     bots = models.JSONField(default=list)
-    # Casual until the ratings come (`play.errors.refuse_rated`).
+    # Whether its game is rated (R14), as the challenger asked.
     rated = models.BooleanField(default=False)
 
     class Meta:

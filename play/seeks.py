@@ -24,7 +24,7 @@ from accounts.credentials import AccountCredential
 from games.core import clock
 from games.core.resources import iso_time
 from play import tasks
-from play.errors import AlreadySeeking, SeekAlreadyMatched, SeekNotFound, refuse_rated
+from play.errors import AlreadySeeking, SeekAlreadyMatched, SeekNotFound
 from play.models import Seek, SeekStatus
 
 
@@ -32,8 +32,8 @@ from play.models import Seek, SeekStatus
 class SeekRequest:
     """What a seeker asks for (validated by the entry point): `seats_min` to `seats_max`
     seats, each turn's clock (None: no clock), the seconds after which bots may fill the
-    empty seats (None: never, keep waiting), and whether the game is rated (not yet: casual
-    only)."""
+    empty seats (None: never, keep waiting), and whether the game is rated (R14: then the
+    matcher seats it with rated seekers only, near its rating first: `play.matcher`)."""
 
     seats_min: int
     seats_max: int
@@ -44,9 +44,8 @@ class SeekRequest:
 
 def create_seek(account: AccountCredential, wanted: SeekRequest) -> Seek:
     """A new searching seek of `account` (scope `play`), its matching queued with it; 409
-    `already_seeking` while the account has one searching; 400 for a rated one (not yet)."""
+    `already_seeking` while the account has one searching."""
     account.require("play")
-    refuse_rated(wanted.rated)
     with transaction.atomic():
         lapse_seeks(Seek.objects.filter(account_id=account.account_id))
         _refuse_a_second(account.account_id)
@@ -56,7 +55,7 @@ def create_seek(account: AccountCredential, wanted: SeekRequest) -> Seek:
         except IntegrityError:
             _refuse_a_second(account.account_id)
             raise
-        tasks.schedule_matching(seek.created_at, seek.bots_after)
+        tasks.schedule_matching(seek.created_at, seek.bots_after, rated=seek.rated)
     return seek
 
 

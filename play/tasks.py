@@ -35,10 +35,14 @@ def match_seeks() -> int:
     return matcher.match()
 
 
-def schedule_matching(created_at: datetime, bots_after: int | None) -> None:
+def schedule_matching(created_at: datetime, bots_after: int | None, *, rated: bool = False) -> None:
     """Queue the matcher for a seek created at `created_at`: now, once its group may start
-    smaller (`SEEK_SMALLEST_AFTER_SECONDS`), and once its `bots_after` has passed."""
+    smaller (`SEEK_SMALLEST_AFTER_SECONDS`), once its `bots_after` has passed and, for a rated
+    seek, each time its rating window widens (`play.matcher.RATING_WINDOW_*`)."""
+    from play import matcher
+
     match_seeks.enqueue()
-    waits = {settings.SEEK_SMALLEST_AFTER_SECONDS, bots_after or 0} - {0}
+    widened = matcher.window_widenings() if rated else ()
+    waits = {settings.SEEK_SMALLEST_AFTER_SECONDS, bots_after or 0, *widened} - {0}
     for wait in sorted(waits):
         match_seeks.using(run_after=created_at + timedelta(seconds=wait)).enqueue()

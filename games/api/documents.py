@@ -165,11 +165,18 @@ def _create_field(serializer: type[StrictSerializer], name: str) -> Any:
     return copy.deepcopy(serializer._declared_fields[name])
 
 
+class LoggedOptionsLimitsSerializer(OptionsSerializer):
+    """A `GameCreated`'s options held to create's limits: its `options`, and its `rated`,
+    which the log records among them (R14; the import then makes the game casual)."""
+
+    rated = _create_field(CreateGameSerializer, "rated")
+
+
 class GameCreatedLimitsSerializer(StrictSerializer):
     """A `GameCreated` payload (schema 2) held to create's limits."""
 
     seats = _create_field(CreateGameSerializer, "seats")
-    options = OptionsSerializer()
+    options = LoggedOptionsLimitsSerializer()
 
 
 class GameCreatedSchema1LimitsSerializer(StrictSerializer):

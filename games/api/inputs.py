@@ -120,6 +120,10 @@ class HandleField(StrictCharField):
     """An account's handle: the schema carries its pattern (accounts.handles)."""
 
 
+#: Why a rated game takes no seed: its creator would know every card.
+RATED_SEED = "A rated game's deal is secret: whoever knows its seed knows every card. Send no seed."
+
+
 class CreateGameSerializer(StrictSerializer):
     """A new game: its number of seats, rule options and optional seed; whether lobbies list
     it, and the accounts its seats are kept for."""
@@ -142,6 +146,14 @@ class CreateGameSerializer(StrictSerializer):
         "for everyone but its players (and its creator's account); its unguessable id, the "
         "answer's `invite_url`, is the invitation.",
     )
+    rated = StrictBooleanField(
+        default=False,
+        help_text="`true`: a rated game (R14). Every seat is an account's, each account once "
+        "(people, bot accounts, the built-in bots: a join with `bot` seats the built-in bot's "
+        "account); a guest's join gets 409 `account_required`. Its deal is secret: a `seed` "
+        "is refused (400), since whoever knows it knows every card. `false` (the default): "
+        "a casual game.",
+    )
     reserved = serializers.ListField(
         child=HandleField(max_length=20, trim_whitespace=False),
         required=False,
@@ -153,6 +165,11 @@ class CreateGameSerializer(StrictSerializer):
         "`account_token_required` without; 404 `player_not_found` for a handle of no account; "
         "400 for more handles than seats, or a built-in bot's (seat it with `bot` instead).",
     )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["rated"] and attrs.get("seed") is not None:
+            raise serializers.ValidationError({"seed": [RATED_SEED]})
+        return attrs
 
     def validate_reserved(self, value: list[str]) -> list[str]:
         for handle in value:
@@ -518,8 +535,9 @@ class CreateChallengeSerializer(StrictSerializer):
     )
     rated = StrictBooleanField(
         default=False,
-        help_text="Whether the game is rated: `false` (the default) for now; `true` is refused "
-        "with 400 `invalid_request` naming `rated` until the ratings come.",
+        help_text="`true`: a rated game (R14). Its players are accounts, each once: the "
+        "built-in bots of `bots` too, so name each once (400 otherwise); a guest joining one "
+        "of its open seats gets 409 `account_required`. `false` (the default): casual.",
     )
 
     def validate_players(self, handles: list[str]) -> list[str]:
@@ -593,8 +611,10 @@ class CreateSeekSerializer(StrictSerializer):
     )
     rated = StrictBooleanField(
         default=False,
-        help_text="Whether the game is rated: `false` (the default) for now; `true` is refused "
-        "with 400 `invalid_request` naming `rated` until the ratings come.",
+        help_text="`true`: a rated game (R14), matched with rated seekers only, near your "
+        'rating first: a window of ordinals that widens as you wait (docs/CLIENTS.md, "Rated '
+        'games"); bots that fill it are built-in ones, each once. `false` (the default): '
+        "casual, matched with casual seekers only.",
     )
 
 

@@ -438,13 +438,17 @@ _RULE_ADVICE: dict[str, str] = {
     "unknown_seat": _READ_THE_VIEW,
     "not_your_turn": "Wait for your turn: poll the game (or its events) until `current_seat` "
     "is your seat (`you`) and `legal_actions` is not empty.",
+    "account_required": "The game is rated (its `rated` is true): join with a personal token "
+    "(`POST /api/v1/accounts` makes an account and gives one; scope `play`), or with `bot` to "
+    "seat a built-in bot (its own account), or join a casual game "
+    "(`GET /api/v1/games?status=waiting` lists each game's `rated`).",
 }
 RULE_PROBLEMS: dict[str, ProblemType] = {
     error.code: ProblemType(
         409,
         error.code.replace("_", " ").capitalize(),
-        f"The rules refuse this action now: {(error.__doc__ or '').strip()} The game did not "
-        "change.",
+        f"The rules refuse this action now: {' '.join((error.__doc__ or '').split())} The "
+        "game did not change.",
         _RULE_ADVICE.get(error.code, _READ_THE_VIEW),
     )
     for error in ALL_RULE_ERRORS

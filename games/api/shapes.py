@@ -208,6 +208,14 @@ SEEDED_HELP = (
 )
 
 
+#: What `rated` means, in every shape that carries it.
+RATED_HELP = (
+    "A rated game (R14), from its first event to its last: every seat is an account's (a "
+    "guest's join gets 409 `account_required`), each account once, and once finished the "
+    "result counts for the seats' ratings. `false`: a casual game."
+)
+
+
 class RematchLinkSerializer(serializers.Serializer):
     game = serializers.UUIDField(help_text="The rematch's id.")
 
@@ -243,6 +251,7 @@ class GameLinksSerializer(serializers.Serializer):
 class GameSerializer(GameLinksSerializer):
     id = serializers.UUIDField()
     seeded = serializers.BooleanField(help_text=SEEDED_HELP)
+    rated = serializers.BooleanField(help_text=RATED_HELP)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField(
         help_text="When the game's last event was stored (with `?at=N`: event N's time)."
@@ -309,6 +318,7 @@ class GameSerializer(GameLinksSerializer):
 class GameSummarySerializer(GameLinksSerializer):
     id = serializers.UUIDField()
     seeded = serializers.BooleanField(help_text=SEEDED_HELP)
+    rated = serializers.BooleanField(help_text=RATED_HELP)
     created_at = serializers.DateTimeField()
     status = serializers.ChoiceField(choices=GAME_STATUSES)
     version = serializers.IntegerField()
@@ -724,7 +734,7 @@ class ChallengeSerializer(serializers.Serializer):
         child=serializers.CharField(), help_text="The bots seated with the challenger."
     )
     listed = serializers.BooleanField(help_text="Whether the game is in the lobby's list.")
-    rated = serializers.BooleanField(help_text="Whether the game is rated: `false` for now.")
+    rated = serializers.BooleanField(help_text="Whether the challenge's game is rated (R14).")
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField(
         help_text="When a challenge still pending expires and its game is called off."
@@ -761,7 +771,10 @@ class SeekSerializer(serializers.Serializer):
     bots_after = serializers.IntegerField(
         allow_null=True, help_text="Seconds before bots may fill the table; null: never."
     )
-    rated = serializers.BooleanField(help_text="Whether the game is rated: `false` for now.")
+    rated = serializers.BooleanField(
+        help_text="Whether the seek is for a rated game (R14): matched with rated seeks only, "
+        'near your rating first (docs/CLIENTS.md, "Rated games").'
+    )
     expires_at = serializers.DateTimeField(
         allow_null=True,
         help_text="While searching: when the seek expires unless your account is seen before "

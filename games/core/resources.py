@@ -40,6 +40,7 @@ def game_data(
         "created_at": iso_time(game.created_at),
         "updated_at": iso_time(game.updated_at if current else updated_at),
         "seeded": game.seeded,
+        "rated": state.options.rated,
         **game_links(game, holds.held_handles(game)),
         **data,
     }
@@ -49,6 +50,7 @@ def game_summary(game: Game) -> dict[str, Any]:
     """A lobby entry: from the summary columns, without replaying the log. `players` are the
     seated names in seat order, `bots` the strategy of each (None for a person)."""
     seated = list(game.seat_rows.all())
+    options = Options.from_data(game.options)  # an older game's too, whole
     return {
         "id": str(game.id),
         "created_at": iso_time(game.created_at),
@@ -58,13 +60,14 @@ def game_summary(game: Game) -> dict[str, Any]:
         "round": game.round,
         "seats": game.seats,
         "open_seats": game.seats - game.players_joined,
-        "options": Options.from_data(game.options).to_data(),  # an older game's too, whole
+        "options": options.to_data(),
         "players": [row.name for row in seated],
         "bots": [row.bot for row in seated],
         "accounts": [None if row.account is None else row.account.handle for row in seated],
         "totals": game.totals,
         "winners": game.winners,
         "seeded": game.seeded,
+        "rated": options.rated,
         **game_links(game, holds.prefetched_handles(game)),
     }
 

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 import play
 from engine import action_from_data
-from engine.errors import RuleError
+from engine.errors import AccountRequired, RuleError
 from games import core
 from games.api.throttling import GameCreationThrottle, PageBotSeatThrottle
 from games.core import bots, clock
@@ -243,12 +243,19 @@ def _challenge(request: HttpRequest, form: CreateGameForm) -> HttpResponse:
     return redirect("web:table", game_id=game_id)
 
 
+#: What a guest is told who tries to join a rated game (R14): accounts only.
+RATED_JOIN = "This game is rated: only accounts sit at it. Log in, or sign up, to join it."
+
+
 def _join(request: HttpRequest, game_id: str, name: str) -> None:
     """Take the next open seat: a logged-in person's account takes it (under its handle), a
-    guest's token is kept in the session; a refusal (the game is full, or started) is said on
-    the next page."""
+    guest's token is kept in the session; a refusal (the game is full, or started, or rated
+    and the person a guest) is said on the next page."""
     try:
         joined = core.join_game(game_id, name, account=person_credential(request))
+    except AccountRequired:
+        messages.error(request, RATED_JOIN)
+        return
     except RuleError as error:
         messages.error(request, error.message)
         return

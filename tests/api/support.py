@@ -192,6 +192,7 @@ IDENTITY = (
     "created_at",
     "updated_at",
     "seeded",
+    "rated",
     "listed",
     "reserved",
     "rematch",

@@ -208,7 +208,8 @@ def test_the_sweep_expires_a_challenge_whose_job_was_lost(
         ({"players": ["bob"], "seats": 2, "expires_in": 9}, "expires_in"),
         ({"players": ["bob"], "seats": 2, "expires_in": 86_401}, "expires_in"),
         ({"players": ["bob"], "seats": 2, "listed": "yes"}, "listed"),
-        ({"players": ["bob"], "seats": 2, "rated": True}, "rated"),
+        ({"players": ["bob"], "seats": 2, "rated": "yes"}, "rated"),
+        ({"players": ["bob"], "seats": 4, "bots": ["greedy"] * 2, "rated": True}, "bots"),
         ({"players": ["bob"], "seats": 2, "options": {"end_score": 0}}, "options.end_score"),
     ],
 )
@@ -440,14 +441,14 @@ def test_a_challenge_that_keeps_losing_its_letters_numbers_is_409_and_leaves_not
     assert not SeatHold.objects.exists()
 
 
-def test_a_casual_challenge_may_say_so_and_a_rated_one_waits_for_the_ratings(
-    api: APIClient, ada: str, bob: str
-) -> None:
+def test_a_challenge_is_casual_or_rated_as_it_says(api: APIClient, ada: str, bob: str) -> None:
     made = challenge(api, ada, ["bob"], rated=False)
     assert made["rated"] is False
     assert letters("bob", "challenge")[0][1]["rated"] is False
-    rated = {"players": ["bob"], "seats": 2, "rated": True}
-    refused = assert_problem(api.post(CHALLENGES, rated, format="json", **bearer(ada)), 400,
-                             "invalid_request")  # fmt: skip
-    assert "ratings" in refused["errors"]["rated"][0]
-    assert Challenge.objects.count() == 1
+    assert get_view(api, made["game"])["rated"] is False
+    rated = challenge(api, ada, ["bob"], seats=3, bots=["greedy"], rated=True)
+    assert rated["rated"] is True
+    assert letters("bob", "challenge")[1][1]["rated"] is True
+    view = get_view(api, rated["game"])
+    assert view["rated"] is True and view["options"]["rated"] is True
+    assert [p["name"] for p in view["players"]][:2] == ["ada", "Greedy bot"]

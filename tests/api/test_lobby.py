@@ -32,6 +32,7 @@ GAME_FIELDS = {
     "created_at",
     "updated_at",
     "seeded",
+    "rated",
     "status",
     "version",
     "round",
@@ -223,6 +224,7 @@ def test_list_games_summaries(api: APIClient) -> None:
         "totals": [0, 0, 0],
         "winners": None,
         "seeded": True,  # create_game sends a seed
+        "rated": False,
         "listed": True,
         "reserved": [],
         "rematch": None,

@@ -84,10 +84,17 @@ def test_each_rule_code_says_what_was_refused_and_where_the_legal_moves_are(
             continue
         document = api.get(f"{PROBLEMS}/{error.code}").json()
         assert document["status"] == 409
-        assert (error.__doc__ or "").strip() in document["explanation"]
+        assert " ".join((error.__doc__ or "").split()) in document["explanation"]
         assert "refuse" in document["explanation"]
-        if error.code not in {"game_full", "game_finished", "game_not_started"}:
+        if error.code not in {"game_full", "game_finished", "game_not_started", "account_required"}:
             assert "legal_actions" in document["advice"] or "current_seat" in document["advice"]
+
+
+def test_account_required_says_how_to_join_a_rated_game(api: APIClient) -> None:
+    document = api.get(f"{PROBLEMS}/account_required").json()
+    assert document["status"] == 409 and document["title"] == "Account required"
+    assert "rated" in document["explanation"] and "guest" in document["explanation"]
+    assert "personal token" in document["advice"] and "`bot`" in document["advice"]
 
 
 def test_an_unknown_code_is_a_404_problem(api: APIClient) -> None:

@@ -21,8 +21,9 @@ def seek(
     *,
     turn_seconds: int | None = None,
     bots_after: int | None = None,
+    rated: bool = False,
 ) -> Seek:
-    return create_seek(credential, SeekRequest(low, high, turn_seconds, bots_after))
+    return create_seek(credential, SeekRequest(low, high, turn_seconds, bots_after, rated))
 
 
 def fresh(seek: Seek) -> Seek:

@@ -189,7 +189,9 @@ class GameListView(APIView):
         "`invite_url` (its table page). Players then join. `listed: false` makes it private: "
         "lobbies leave it out, its link is the invitation. A personal token is optional (a "
         "guest creates as well): with one, its account is the game's creator, sees the game "
-        "in its lobby, and may reserve seats (`reserved`, scope `play`) and free them.",
+        "in its lobby, and may reserve seats (`reserved`, scope `play`) and free them. "
+        "`rated: true` makes it a rated game (R14): accounts only, each once; a guest's join "
+        "gets 409 `account_required`.",
         tags=["lobby"],
         auth=[],
         request=CreateGameSerializer,
@@ -230,6 +232,7 @@ def _created(
         listed=chosen["listed"],
         reserved=chosen.get("reserved", ()),
         created_by=creator,
+        rated=chosen["rated"],
     )
     state = core.game_state(game)
     body = {**game_data(game, state, None), "invite_url": invite_url(request, game.id)}
