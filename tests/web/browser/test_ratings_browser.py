@@ -42,9 +42,9 @@ def rated_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
     database = f"sqlite:///{tmp_path_factory.mktemp('rated') / 'db.sqlite3'}"
     for site in serve_site(tmp_path_factory, DATABASE_URL=database):
         games = _rated_games(database, [0, 1])
-        wait_until(lambda: _rated(site, 2), timeout=60, message="the first two games rated")
+        _wait_rated(site, 2)
         games += _rated_games(database, [2])
-        wait_until(lambda: _rated(site, 3), timeout=60, message="the third game rated")
+        _wait_rated(site, 3)
         yield site, games
 
 
@@ -68,9 +68,14 @@ def _rated_games(database: str, seeds: list[int]) -> list[str]:
     return made.stdout.split()
 
 
-def _rated(site: str, games: int) -> bool:
-    html = httpx.get(f"{site}/players/greedy", timeout=10).text
-    return f"after each of {games} rated games" in html
+def _wait_rated(site: str, games: int) -> None:
+    """Until greedy's profile charts `games` rated games."""
+
+    def rated() -> bool:
+        html = httpx.get(f"{site}/players/greedy", timeout=10).text
+        return f"after each of {games} rated games" in html
+
+    wait_until(rated, timeout=60, message=f"{games} games rated")
 
 
 @pytest.fixture
