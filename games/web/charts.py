@@ -19,7 +19,7 @@ BAR_SCALE = (0.0, 50.0)
 #: The chart's size in SVG units, and the margins of its plot (axis labels outside).
 CHART_WIDTH, CHART_HEIGHT = 640.0, 260.0
 LEFT, RIGHT, TOP, BOTTOM = 44.0, 12.0, 12.0, 34.0
-#: A history longer than this is drawn by its last points (the table keeps them all).
+#: A history longer than this is drawn by its last points (and its table lists those).
 CHART_POINTS = 200
 
 
@@ -135,5 +135,5 @@ def _description(points: Sequence[dict[str, Any]], drawn: Sequence[dict[str, Any
         f"Skill (mu) after each of {which} rated game{plural}, with a band of ± 2 sigma: "
         f"{start['mu']:.1f} ± {2 * start['sigma']:.1f} after game {games - len(drawn) + 1}, "
         f"{end['mu']:.1f} ± {2 * end['sigma']:.1f} after game {games}. "
-        "The table below lists every point."
+        "The table below lists every point drawn."
     )

@@ -16,7 +16,7 @@ from accounts.errors import PlayerNotFound
 from accounts.models import Account
 from accounts.services import find_player
 from games.models import Game
-from games.web.charts import bar, bar_scale, history_chart, percent, signed
+from games.web.charts import CHART_POINTS, bar, bar_scale, history_chart, percent, signed
 from games.web.limits import rate_limited
 from ratings import reading
 from ratings.skill import DEFAULT, ESTABLISHED_GAMES
@@ -80,7 +80,7 @@ def player(request: HttpRequest, handle: str) -> HttpResponse:
         "rating": {**rating, "bar": bar(rating, bar_scale([rating]))},
         "established_games": ESTABLISHED_GAMES,
         "chart": history_chart(history, account.handle),
-        "history": history,
+        "history": history[-CHART_POINTS:],  # the points the chart draws
         "recent": history[::-1][:RECENT_GAMES],
         "owner": _owner(account),
     }

@@ -134,3 +134,27 @@ def test_a_casual_table_is_unchanged() -> None:
     html = page(f"/games/{game_id}")
     assert "seat-rating" not in html and "to win" not in html and "badge" not in html
     assert "Rated</strong>" not in page("/")
+
+
+def test_a_long_history_is_drawn_by_its_last_points(monkeypatch: pytest.MonkeyPatch) -> None:
+    from games.web import charts, rating_pages
+
+    monkeypatch.setattr(charts, "CHART_POINTS", 2)
+    monkeypatch.setattr(rating_pages, "CHART_POINTS", 2)
+    for seed in (1, 2, 3):
+        bots_game("greedy", "random", seed=seed)
+        run_jobs()
+    html = page("/players/greedy")
+    assert "after each of the last 2 of 3 rated games" in html
+    assert html.count('<circle class="dot"') == 2 and html.count('<tr><th scope="row">') == 2
+
+
+def test_changes_chances_and_axes_in_words() -> None:
+    from games.web.charts import axis, bar, percent, signed
+
+    assert [signed(1.24), signed(-0.8), signed(0.04)] == ["+1.2", "-0.8", "±0.0"]
+    assert [percent(0.534), percent(0.001), percent(0.0)] == ["53%", "<1%", "0%"]
+    scale = axis([11.3, 38.9])
+    assert (scale.low, scale.high, scale.ticks) == (10, 40, [10, 15, 20, 25, 30, 35, 40])
+    drawn = bar({"mu": 25.0, "sigma": 25 / 3}, (0, 50))
+    assert (drawn["x"], drawn["mu_x"], drawn["length"]) == (33.33, 100.0, 133.34)
