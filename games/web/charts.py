@@ -116,6 +116,7 @@ def history_chart(points: Sequence[dict[str, Any]], handle: str) -> dict[str, An
         "ticks": [{"y": y(t), "label": f"{t:g}"} for t in scale.ticks],
         "left": LEFT,
         "right": CHART_WIDTH - RIGHT,
+        "middle": (LEFT + CHART_WIDTH - RIGHT) / 2,
         "tick_x": LEFT - 6,
         "label_y": CHART_HEIGHT - BOTTOM + 16,
         "x_first": {"x": x(0), "label": str(first)},
