@@ -127,3 +127,12 @@ def _change(change: RatingChange | None) -> dict[str, Any] | None:
         "ordinal": after.ordinal - before.ordinal,
         "after": {"mu": after.mu, "sigma": after.sigma, "ordinal": after.ordinal},
     }
+
+
+def ladder_table(seats: int) -> list[dict[str, Any]]:
+    """The bot ladder's table for games of `seats` seats, best first: each laddered bot's
+    `handle`, `kind`, `builtin`, its `rating` (a rating dict, as `rating_of` gives it), the
+    duplicate `sets` it played, its `mean_score` per deal across them and the 95% `interval`
+    of that mean (low, high), bootstrapped over the sets. The ladder fills it; until a
+    ladder game has been played there is no line."""
+    return []

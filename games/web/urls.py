@@ -1,11 +1,11 @@
 """The pages' paths: the lobby at `/`, each game's table and replay under `/games/{id}`, the
 answers to a challenge under `/challenges/{id}`, quick play's ("Play now" at `/play`, a
-person's seek at `/seeks/{id}`), and the accounts' pages (`/signup`, `/login`, `/logout`,
-`/account`)."""
+person's seek at `/seeks/{id}`), the accounts' pages (`/signup`, `/login`, `/logout`,
+`/account`), and the ratings' (`/leaderboard`, `/players/{handle}`, `/ladder`)."""
 
 from django.urls import path
 
-from games.web import accounts, challenges, chat, quick_play, views
+from games.web import accounts, challenges, chat, quick_play, rating_pages, views
 
 app_name = "web"
 
@@ -37,4 +37,7 @@ urlpatterns = [
     path("account", accounts.account, name="account"),
     path("account/tokens", accounts.create_token, name="create-token"),
     path("account/tokens/<int:token_id>/revoke", accounts.revoke_token, name="revoke-token"),
+    path("leaderboard", rating_pages.leaderboard, name="leaderboard"),
+    path("players/<str:handle>", rating_pages.player, name="player"),
+    path("ladder", rating_pages.ladder, name="ladder"),
 ]

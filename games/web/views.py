@@ -39,6 +39,7 @@ from games.web.challenges import challenges_context, create_challenge, may_chall
 from games.web.chat_panel import chat_context
 from games.web.forms import CreateGameForm, JoinForm, parse_move
 from games.web.limits import rate_limited
+from games.web.rating_pages import seat_ratings
 from games.web.rematches import invite_url, page_tag, rematch_context
 from games.web.seats import (
     drop_seat,
@@ -293,6 +294,7 @@ def _table_context(request: HttpRequest, seen: Viewer, data: dict[str, Any]) -> 
     context = table_context(data, seen_events(seen.game, seen.seat, data["version"]))
     context["stream"] = reverse("stream", args=[seen.game.id])  # the spectator's: no token
     context["stale"] = _stale_words(seen.game)
+    _show_ratings(context, seen.game, data)
     rematch = next_game(seen.game)  # read with the view's data: kept on the game
     context["page_tag"] = page_tag(seen.game, rematch)
     context["rematch"] = rematch_context(request, seen.game, seen.seat, rematch)
@@ -302,6 +304,17 @@ def _table_context(request: HttpRequest, seen: Viewer, data: dict[str, Any]) -> 
         form = context["join_form"] = JoinForm(auto_id="join-%s")
         form.fields["name"].widget.attrs["hx-preserve"] = "true"  # a name being typed stays
     return context
+
+
+def _show_ratings(context: dict[str, Any], game: Game, data: dict[str, Any]) -> None:
+    """A rated table's badge, and each seat's rating, win chance and change on its panel
+    (a casual table's panels stay as they are)."""
+    context["rated"] = bool(data["options"].get("rated"))
+    if not context["rated"]:
+        return
+    ratings = seat_ratings(game)
+    for panel in [*context["others"], *([context["mine"]] if context["mine"] else [])]:
+        panel["rating"] = ratings.get(panel["seat"])
 
 
 def _stale_words(game: Game) -> str:
