@@ -43,6 +43,8 @@ from games.web.forms import CreateGameForm
 from loadtest import apps as loadtest_apps
 from play import apps as play_apps
 from play.models import DeclineReason
+from ratings import apps as ratings_apps
+from ratings.models import RatedGame
 from skyjo_service.env import env_bool, env_float, env_int, env_list
 
 # Named in skyjo_service/settings.py (INSTALLED_APPS, MIDDLEWARE, REST_FRAMEWORK,
@@ -50,6 +52,7 @@ from skyjo_service.env import env_bool, env_float, env_int, env_list
 apps.GamesConfig
 accounts_apps.AccountsConfig
 play_apps.PlayConfig
+ratings_apps.RatingsConfig
 loadtest_apps.LoadtestConfig
 middleware.RequestBodyLimitMiddleware
 authentication.SeatTokenAuthentication
@@ -120,3 +123,5 @@ DeclineReason.RATED, DeclineReason.CASUAL, DeclineReason.NO_BOT, DeclineReason.O
 api_urls.RoomConverter.regex, api_urls.RoomConverter.to_python, api_urls.RoomConverter.to_url
 StreamCursorField.default_error_messages
 chat_views.ChatMuteView.put
+# An audit column: when a finished game was rated (the rows' own `at` is what is shown).
+RatedGame.rated_at
