@@ -77,6 +77,12 @@ class CreateGameForm(forms.Form):
         label="Private game",
         help_text="Left out of the lobby: its table's link, which you send, is the invitation.",
     )
+    rated = forms.BooleanField(
+        required=False,
+        label="Rated game",
+        help_text="Only accounts sit at it (people, bots, each once) and the result counts for "
+        "their ratings.",
+    )
     turn_seconds = forms.IntegerField(
         required=False,
         min_value=MIN_TURN_SECONDS,
@@ -125,6 +131,8 @@ class CreateGameForm(forms.Form):
         data = super().clean() or {}
         if data.get("challenge"):  # the challenger sits first, whatever the order of the rest
             return data
+        if data.get("rated") and "seats" in data and self.repeats_a_bot(data):
+            raise ValidationError("A rated game seats each bot once: choose different bots.")
         if "seats" in data and self.bots(data) is None:
             raise ValidationError(
                 "Bots sit before the seats left open for people: choose bots for the first "
@@ -146,6 +154,14 @@ class CreateGameForm(forms.Form):
             takers.append(choice or None)
             creator = creator and choice != PERSON
         return takers
+
+    @staticmethod
+    def repeats_a_bot(data: dict[str, Any]) -> bool:
+        """Whether a strategy is chosen for two seats (a built-in bot is one account, which a
+        rated game seats once, R14)."""
+        chosen = [data.get(seat_field(seat)) for seat in range(data["seats"])]
+        bots = [choice for choice in chosen if choice and choice != PERSON]
+        return len(bots) != len(set(bots))
 
     def chosen_bots(self) -> list[str]:
         """The strategies chosen for the game's seats, in seat order (a challenge's bots)."""

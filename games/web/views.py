@@ -211,6 +211,9 @@ def create(request: HttpRequest) -> HttpResponse:
         return _render_lobby(request, form, status=400)
     if form.cleaned_data["challenge"]:
         return _challenge(request, form)
+    if form.cleaned_data["rated"] and person_credential(request) is None:
+        form.add_error(None, "Log in to create a rated game: only accounts sit at it.")
+        return _render_lobby(request, form, status=400)
     if not _may_create(request) or not _may_seat_bots(request, form.bots() or ()):
         messages.error(request, "Too many games created from your address: wait a while.")
         return _render_lobby(request, form, status=429)
@@ -220,6 +223,7 @@ def create(request: HttpRequest) -> HttpResponse:
         seed=None,
         listed=not form.cleaned_data["private"],
         created_by=person_credential(request),
+        rated=form.cleaned_data["rated"],
     )
     for bot in form.bots() or ():
         if bot is None:
