@@ -44,6 +44,8 @@ from ratings.services import rating_of
 #: The turn clock of every ladder game: a bot that goes away times out, and after
 #: `max_timeouts` turns in a row a built-in bot plays its seat on, so its set still completes.
 LADDER_TURN_SECONDS = 10
+#: The rules of every ladder game: the defaults (R12), with the ladder's clock.
+LADDER_OPTIONS: dict[str, Any] = {"turn_seconds": LADDER_TURN_SECONDS}
 #: Sets a bot may begin in any hour (`LADDER_SETS_PER_HOUR` sets of n games each).
 LADDER_SETS_PER_HOUR = 6
 #: The seat counts a bot plays when it names none.
@@ -194,9 +196,7 @@ def deal(accounts: Sequence[Account], seats: int, now: datetime) -> DuplicateSet
         SetPlayer(set=duplicate, account=account, position=i) for i, account in enumerate(lineup)
     )
     for rotation in range(seats):
-        game = core.create_game(
-            seats=seats, options={"turn_seconds": LADDER_TURN_SECONDS}, seed=seed, rated=True
-        )
+        game = core.create_game(seats=seats, options=LADDER_OPTIONS, seed=seed, rated=True)
         DuplicateGame.objects.create(set=duplicate, game=game, rotation=rotation)
         for seat in range(seats):
             _seat(game, lineup[(seat - rotation) % seats])
