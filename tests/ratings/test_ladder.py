@@ -223,3 +223,17 @@ def test_the_table_bootstraps_each_mean_over_the_sets(
     assert entry["interval"] == [low, high] and min(scores) <= low <= high <= max(scores)
     assert api.get(LADDER, {"seats": 2}).json() == table  # seeded: the same sets, the same
     assert_problem(api.get(LADDER, {"seats": 9}), 400, "invalid_request")
+
+
+def test_polling_the_account_events_is_a_sign_of_presence(
+    api: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock(monkeypatch)
+    token = account("polling-bot")
+    assert join(api, token).status_code == 201
+    assert ladder.sweep() == 0  # on the ladder, never seen: no set
+    assert api.get("/api/v1/account/events", **bearer(token)).status_code == 200
+    assert LadderEntry.objects.get().last_seen == clock.now
+    assert ladder.sweep() == 1
+    clock.advance(ladder.presence_window().total_seconds())
+    assert ladder.sweep() == 0 and ladder.start_sets() == []
