@@ -237,3 +237,17 @@ def test_polling_the_account_events_is_a_sign_of_presence(
     assert ladder.sweep() == 1
     clock.advance(ladder.presence_window().total_seconds())
     assert ladder.sweep() == 0 and ladder.start_sets() == []
+
+
+def test_two_jobs_at_once_deal_one_set(api: APIClient) -> None:
+    """Two workers' sweeps both queue the job: the one that runs second finds the bots busy
+    (the lock makes them run one after the other on every database)."""
+    laddered(api, "first-bot", [2])
+    laddered(api, "second-bot", [2])
+    assert ladder.sweep() == 2 and ladder.sweep() == 2
+    assert len(due_jobs()) == 2
+    run_jobs()
+    (duplicate,) = DuplicateSet.objects.all()
+    handles = {p.account.handle for p in duplicate.players.all()}
+    assert handles == {"first-bot", "second-bot"}  # both online: no built-in needed
+    assert duplicate.games.count() == 2 and ladder.sweep() == 0
