@@ -25,7 +25,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, F, Max, Q, QuerySet
+from django.db.models import Count, F, Max, Prefetch, Q, QuerySet
 
 from accounts.credentials import AccountCredential
 from accounts.handles import builtin_handles
@@ -199,28 +199,33 @@ def deal(accounts: Sequence[Account], seats: int, now: datetime) -> DuplicateSet
         game = core.create_game(seats=seats, options=LADDER_OPTIONS, seed=seed, rated=True)
         DuplicateGame.objects.create(set=duplicate, game=game, rotation=rotation)
         for seat in range(seats):
-            _seat(game, lineup[(seat - rotation) % seats])
+            _seat(game, seat, lineup[(seat - rotation) % seats])
     return duplicate
 
 
-def _seat(game: Game, account: Account) -> None:
-    """Seat a bot: a built-in by its strategy (the service plays it), a bot account by its
-    account, as it would join itself (its tokens act for the seat)."""
+def _seat(game: Game, seat: int, account: Account) -> None:
+    """Seat a bot in `seat` (a new game's seats are taken in order): a built-in by its strategy
+    (the service plays it), a bot account by its account, as it would join itself (its tokens
+    act for the seat)."""
     if account.builtin:
-        core.join_game(game.id, account.handle, account.handle)
+        joined = core.join_game(game.id, account.handle, account.handle)
     else:
-        core.join_game(game.id, account.handle, account=acting_for(account.id))
+        joined = core.join_game(game.id, account.handle, account=acting_for(account.id))
+    if joined.seat != seat:
+        raise RuntimeError(f"{account.handle} took seat {joined.seat} of {game.id}, not {seat}")
 
 
 def sweep() -> int:
-    """Queue the dealing job if a laddered bot may be dealt a set now: the workers' sweep calls
-    it. Answers how many may."""
+    """Queue the dealing job if a laddered bot may be dealt a set now (present, within its
+    bounds, and with enough bots for one of its seat counts): the workers' sweep calls it.
+    Answers how many may."""
     from ratings import tasks
 
-    waiting = eligible(clock.now()).count()
-    if waiting:
+    waiting = list(eligible(clock.now()))
+    ready = sum(_plan(e, [o for o in waiting if o != e]) is not None for e in waiting)
+    if ready:
         tasks.start_ladder_games.enqueue()
-    return waiting
+    return ready
 
 
 # Summaries.
@@ -256,7 +261,8 @@ def complete_sets(seats: int) -> QuerySet[DuplicateSet]:
     """The sets of `seats` seats whose every game is finished, with their games and lineup."""
     finished = Count("games", filter=Q(games__game__status=Status.FINISHED))
     sets = DuplicateSet.objects.filter(seats=seats).annotate(finished=finished)
-    return sets.filter(finished=seats).prefetch_related("games__game", "players")
+    totals = Prefetch("games__game", queryset=Game.objects.only("id", "totals"))
+    return sets.filter(finished=seats).prefetch_related("players", "games", totals)
 
 
 def set_scores(duplicate: DuplicateSet) -> dict[int, float]:

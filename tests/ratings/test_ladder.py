@@ -251,3 +251,13 @@ def test_two_jobs_at_once_deal_one_set(api: APIClient) -> None:
     handles = {p.account.handle for p in duplicate.players.all()}
     assert handles == {"first-bot", "second-bot"}  # both online: no built-in needed
     assert duplicate.games.count() == 2 and ladder.sweep() == 0
+
+
+def test_a_lone_bot_is_never_dealt_more_seats_than_the_builtins_fill(api: APIClient) -> None:
+    laddered(api, "big-table-bot", [7, 8])  # five built-ins: 7 seats need two laddered bots
+    assert ladder.sweep() == 0 and ladder.start_sets() == []
+    laddered(api, "second-big-bot", [7])
+    assert ladder.sweep() == 2
+    (duplicate,) = ladder.start_sets()
+    assert duplicate.seats == 7 and duplicate.games.count() == 7
+    assert sum(p.account.builtin for p in duplicate.players.all()) == 5
