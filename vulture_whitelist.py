@@ -29,6 +29,7 @@ from games.api.server_errors import install_in_gunicorn
 from games.api.shapes import (
     AccountGameSerializer,
     GameListSerializer,
+    GameSummarySerializer,
     HistorySerializer,
     LastActionSerializer,
     PlayerProfileSerializer,
@@ -44,7 +45,7 @@ from loadtest import apps as loadtest_apps
 from play import apps as play_apps
 from play.models import DeclineReason
 from ratings import apps as ratings_apps
-from ratings.models import RatedGame
+from ratings.models import LadderEntry, RatedGame
 from skyjo_service.env import env_bool, env_float, env_int, env_list
 
 # Named in skyjo_service/settings.py (INSTALLED_APPS, MIDDLEWARE, REST_FRAMEWORK,
@@ -93,6 +94,8 @@ Seat.joined_at
 PlayerProfileSerializer.games_played, PlayerProfileSerializer.games_won
 AccountGameSerializer.your_turn
 GameListQuerySerializer.stale  # read from the validated query by services.listed_games
+GameSummarySerializer.duplicate_set  # filled by ratings.ladder.with_duplicate_sets
+LadderEntry.last_seen  # written and filtered by keyword (ratings.ladder.seen, eligible)
 
 # The engine's inspection API, used by the engine's tests (a cell's state; every card in play,
 # to check that none is ever lost or duplicated).

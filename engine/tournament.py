@@ -265,16 +265,34 @@ def ratings(
     for _ in range(resamples):
         drawn = Counter(rng.choices(range(len(per_deal)), k=len(per_deal)))
         samples.append(bradley_terry(_sum_pairs(per_deal, drawn.items()), len(names)))
-    intervals = []
-    for i in range(len(names)):
-        values = sorted(sample[i] for sample in samples)
-        if not values:
-            intervals.append((point[i], point[i]))
-            continue
-        low = values[int(0.025 * (len(values) - 1))]
-        high = values[math.ceil(0.975 * (len(values) - 1))]
-        intervals.append((low, high))
+    intervals = [
+        percentile_interval([sample[i] for sample in samples], point[i]) for i in range(len(names))
+    ]
     return point, intervals
+
+
+def percentile_interval(samples: Sequence[float], point: float) -> tuple[float, float]:
+    """The 95% percentile interval of bootstrap `samples` (`point` twice when there are none)."""
+    values = sorted(samples)
+    if not values:
+        return point, point
+    low = values[int(0.025 * (len(values) - 1))]
+    high = values[math.ceil(0.975 * (len(values) - 1))]
+    return low, high
+
+
+def bootstrap_mean(
+    values: Sequence[float], *, seed: object, resamples: int = BOOTSTRAP
+) -> tuple[float, float]:
+    """The 95% percentile-bootstrap interval of the mean of `values` (one per deal: the units
+    resampled, as `ratings` resamples deals), seeded so that the same values and seed give the
+    same interval."""
+    if not values:
+        raise ValueError("no values to bootstrap")
+    rng = random.Random(f"{seed}/bootstrap")
+    size = len(values)
+    samples = [math.fsum(rng.choices(values, k=size)) / size for _ in range(resamples)]
+    return percentile_interval(samples, math.fsum(values) / size)
 
 
 # The report.

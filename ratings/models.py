@@ -65,3 +65,68 @@ class RatingsLock(models.Model):
     write lock on SQLite)."""
 
     runs = models.PositiveBigIntegerField(default=0)
+
+
+class LadderEntry(models.Model):
+    """A bot account on the ladder (its own choice, `POST /api/v1/account/ladder`): the seat
+    counts it plays, and when its account was last seen present (its account stream open, or
+    a long poll of its events): only a present bot is dealt ladder games."""
+
+    account = models.OneToOneField(
+        "accounts.Account", on_delete=models.CASCADE, primary_key=True, related_name="ladder"
+    )
+    seats = models.JSONField()  # the seat counts, ascending, each 2..8
+    joined_at = models.DateTimeField()
+    last_seen = models.DateTimeField(null=True, db_index=True)
+
+
+class DuplicateSet(models.Model):
+    """One deal of the ladder played once per rotation of its seats (`DuplicateGame`): the
+    same seed, the same bots (`SetPlayer`, in their lineup's order), each at every seat."""
+
+    seats = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField()
+    created_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["id"]
+
+
+class SetPlayer(models.Model):
+    """A bot of a duplicate set: at `position` of its lineup, so at seat
+    `(position + rotation) % seats` of the set's game of that rotation."""
+
+    set = models.ForeignKey(DuplicateSet, on_delete=models.CASCADE, related_name="players")
+    account = models.ForeignKey(
+        "accounts.Account", on_delete=models.PROTECT, related_name="duplicate_sets"
+    )
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["set", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["set", "position"], name="one_bot_per_position"),
+            models.UniqueConstraint(fields=["set", "account"], name="one_position_per_bot"),
+        ]
+
+
+class DuplicateGame(models.Model):
+    """A game of a duplicate set: its rotation of the lineup (a table of the ratings', so the
+    games' own table knows nothing of the ladder)."""
+
+    set = models.ForeignKey(DuplicateSet, on_delete=models.CASCADE, related_name="games")
+    game = models.OneToOneField("games.Game", on_delete=models.PROTECT, related_name="+")
+    rotation = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["set", "rotation"]
+        constraints = [
+            models.UniqueConstraint(fields=["set", "rotation"], name="one_game_per_rotation")
+        ]
+
+
+class LadderLock(models.Model):
+    """One row, updated first by every run of the ladder's job: the sets are dealt by one
+    worker at a time, so a bot's bounds hold whatever the number of workers."""
+
+    runs = models.PositiveBigIntegerField(default=0)

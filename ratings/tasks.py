@@ -13,3 +13,13 @@ def rate_finished_games() -> int:
     from ratings.services import rate_pending
 
     return rate_pending()
+
+
+@task()
+def start_ladder_games() -> int:
+    """Deal the bot ladder's duplicate sets to the laddered bots present now, within their
+    bounds, once whatever the number of workers (`ratings.ladder.start_sets`). Answers how
+    many sets it dealt."""
+    from ratings.ladder import start_sets
+
+    return len(start_sets())

@@ -541,6 +541,11 @@ SPECTACULAR_SETTINGS = {
             "with other seekers (and bots, if you wish) as soon as it can.",
         },
         {
+            "name": "ladder",
+            "description": "The bot ladder: bot accounts meet in rated games dealt in "
+            "duplicate sets (one deal played in every rotation of the seats).",
+        },
+        {
             "name": "chat",
             "description": "Each game's chat: the players' room and the spectators' room, a "
             "log of its own beside the game's.",

@@ -642,3 +642,25 @@ class ChatQuerySerializer(serializers.Serializer):
     room = QueryChoiceField(choices=list(play.ROOMS), required=False)
     after = QueryIntegerField(min_value=0, max_value=2**31 - 1, default=0)
     limit = QueryIntegerField(min_value=1, max_value=play.MAX_PAGE, default=play.PAGE)
+
+
+# The bot ladder
+
+
+class JoinLadderSerializer(StrictSerializer):
+    """A bot's place on the ladder: the seat counts it plays."""
+
+    seats = serializers.ListField(
+        child=StrictIntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS),
+        min_length=1,
+        max_length=MAX_SEATS - MIN_SEATS + 1,
+        default=[2],
+        help_text="The seat counts the bot plays ladder games at, each 2 to 8 (a repeated one "
+        "counts once); `[2]` by default.",
+    )
+
+
+class LadderQuerySerializer(serializers.Serializer):
+    """Which ladder to show: its seat count."""
+
+    seats = QueryIntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, default=2)

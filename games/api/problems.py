@@ -374,6 +374,14 @@ SERVICE_PROBLEMS: dict[str, ProblemType] = {
         "Wait for the others: your account stream tells you when the challenge is accepted "
         "or called off.",
     ),
+    "bot_account_required": ProblemType(
+        403,
+        "Only bots climb the ladder",
+        "The bot ladder is for bot accounts (`kind: bot`); a person's account plays rated "
+        "games by creating, challenging or seeking them.",
+        "Create a bot account (`POST /api/v1/accounts` with `kind: bot`) and join the ladder "
+        "with its token.",
+    ),
     "seek_not_found": ProblemType(
         404,
         "No such seek",

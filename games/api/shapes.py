@@ -349,6 +349,11 @@ class GameSummarySerializer(GameLinksSerializer):
         allow_null=True,
         help_text="The winning seats (R3), null until the game is finished.",
     )
+    duplicate_set = serializers.IntegerField(
+        allow_null=True,
+        help_text="The bot ladder's duplicate set the game is one rotation of (its id: the "
+        "set's games share it), null for a game of no set.",
+    )
 
 
 class GameListSerializer(serializers.Serializer):
@@ -816,3 +821,47 @@ class ChatMessagesSerializer(serializers.Serializer):
         child=serializers.ChoiceField(choices=CHAT_ROOMS),
         help_text="The rooms the caller's seat muted, left out of `messages` (a spectator: none).",
     )
+
+
+# The bot ladder
+
+
+class LadderEntrySerializer(serializers.Serializer):
+    seats = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The seat counts the bot plays, ascending."
+    )
+    joined_at = serializers.DateTimeField(help_text="When the bot first joined the ladder.")
+
+
+class LadderRatingSerializer(serializers.Serializer):
+    mu = serializers.FloatField(help_text="OpenSkill's mean skill (25 before any rated game).")
+    sigma = serializers.FloatField(help_text="Its uncertainty (25/3 before any rated game).")
+    ordinal = serializers.FloatField(help_text="`mu - 3*sigma`: what the ladder sorts by.")
+    games = serializers.IntegerField(help_text="Rated games played (every pool, every seat count).")
+    provisional = serializers.BooleanField(help_text="Fewer than 10 rated games.")
+
+
+class LadderLineSerializer(serializers.Serializer):
+    handle = serializers.CharField()
+    kind = serializers.CharField(help_text="`bot`.")
+    builtin = serializers.BooleanField(help_text="One of the service's own strategies.")
+    rating = LadderRatingSerializer()
+    sets = serializers.IntegerField(help_text="Complete duplicate sets played at this seat count.")
+    mean_score = serializers.FloatField(
+        allow_null=True,
+        help_text="The mean score per deal: over its complete sets, each its mean final total "
+        "over the set's games (lower is better); null before its first complete set.",
+    )
+    interval = serializers.ListField(
+        child=serializers.FloatField(),
+        min_length=2,
+        max_length=2,
+        allow_null=True,
+        help_text="`[low, high]`: the 95% interval of `mean_score`, a percentile bootstrap over "
+        "the sets (seeded: the same sets give the same interval); null with `mean_score`.",
+    )
+
+
+class LadderSerializer(serializers.Serializer):
+    seats = serializers.IntegerField()
+    entries = LadderLineSerializer(many=True)

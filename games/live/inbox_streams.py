@@ -6,7 +6,8 @@ the hub's reader threads, so a waiting stream holds no database connection. Its 
 looked at again at least every second (`accounts.credentials.resolve_hash`, itself fresh
 within a second): a revoked token, or a deleted account, ends it within about a second. While
 it is open it is its account's sign of presence (`Presence`): the account's searching seek
-lives on (quick play, `play.seen`), as long as the stream, or a long poll, is there.
+lives on (quick play, `play.seen`) and a laddered bot may be dealt ladder games
+(`ratings.ladder.seen`), as long as the stream, or a long poll, is there.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from games import core
 from games.core.resources import iso_time
 from games.live.fanout import hub, inbox_key, release_connections
 from games.live.sse import comment, frame, retry
+from ratings import ladder
 
 #: Seconds at most between two looks at the stream's token.
 CREDENTIAL_EVERY_SECONDS = 0.5
@@ -82,7 +84,8 @@ def stream(credential: AccountCredential, after: int, first: bytes) -> Iterator[
 
 class Presence:
     """An open stream's sign of its account's presence: its searching seek lives on
-    (`play.seen`, one UPDATE), at most every `presence_every()` seconds."""
+    (`play.seen`, one UPDATE), a laddered bot stays present for the ladder (`ladder.seen`),
+    at most every `presence_every()` seconds."""
 
     def __init__(self, account_id: int) -> None:
         self.account_id = account_id
@@ -94,6 +97,7 @@ class Presence:
             return
         self.due = now + presence_every()
         play.seen(self.account_id)
+        ladder.seen(self.account_id)
         release_connections()
 
 

@@ -229,6 +229,7 @@ def test_list_games_summaries(api: APIClient) -> None:
         "reserved": [],
         "rematch": None,
         "rematch_of": None,
+        "duplicate_set": None,  # a game of no set of the bot ladder
     }
     assert summary["updated_at"] > summary["created_at"]
 

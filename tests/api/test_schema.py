@@ -76,6 +76,7 @@ def test_every_operation_has_a_readable_id_tags_and_documented_errors(
             "accounts",
             "challenges",
             "seeks",
+            "ladder",
             "chat",
         }
         for status, response in operation["responses"].items():
@@ -265,6 +266,8 @@ CALLS = {
     "create_seek": Call("bob", "post", "/api/v1/seeks", {"seats": {"min": 2, "max": 4}}),
     "get_seek": Call("ada", "get", "/api/v1/seeks/{seek}"),
     "delete_seek": Call("ada", "delete", "/api/v1/seeks/{seek}"),
+    "join_ladder": Call("ada", "post", "/api/v1/account/ladder", {"seats": [2]}),
+    "leave_ladder": Call("ada", "delete", "/api/v1/account/ladder"),
     "rematch": Call("ada", "post", "/api/v1/games/{game}/rematch"),
     "post_chat_message": Call(
         "ada", "post", "/api/v1/games/{game}/chat", {"room": "players", "text": "Hi"}

@@ -18,6 +18,7 @@ from engine.tournament import (
     RATING_MEAN,
     Config,
     GameResult,
+    bootstrap_mean,
     bradley_terry,
     lineup,
     plans,
@@ -171,3 +172,13 @@ def test_the_command_prints_a_table_and_refuses_unknown_strategies() -> None:
         text=True,
     )
     assert bad.returncode != 0 and "unknown strategies: nobody" in bad.stderr
+
+
+def test_the_bootstrap_of_a_mean_is_seeded_and_within_the_values() -> None:
+    """The ladder's intervals: a percentile bootstrap of the mean over deals, the same for the
+    same values and seed, inside the values' range, a point for a single value."""
+    values = [12.0, 30.5, 18.0, 25.0, 9.5]
+    low, high = bootstrap_mean(values, seed="s")
+    assert bootstrap_mean(values, seed="s") == (low, high)
+    assert min(values) <= low < sum(values) / len(values) < high <= max(values)
+    assert bootstrap_mean([7.0], seed="s") == (7.0, 7.0)

@@ -26,6 +26,7 @@ from games.live import inbox_streams
 from games.live.fanout import LONG_POLL, STREAM, hub, release_connections
 from games.live.sending import bound_sends
 from games.live.sse import EVENT_STREAM
+from ratings import ladder
 
 #: Either scope reads the account's stream.
 STREAM_SCOPES = any_scope("play", "challenge:read")
@@ -162,7 +163,8 @@ class AccountEventsView(APIView):
         query = EventsQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         after, limit, wait = (query.validated_data[name] for name in ("after", "limit", "wait"))
-        play.seen(credential.account_id)  # a poll is a sign of presence: its seek lives on
+        play.seen(credential.account_id)  # a poll is a sign of presence: its seek lives on,
+        ladder.seen(credential.account_id)  # and a laddered bot is dealt ladder games
         if wait and inbox.last_sequence(credential.account_id) <= after:
             with hub.reserve(LONG_POLL, client_address(request)):
                 seconds = min(wait, settings.LIVE_LONG_POLL_SECONDS)

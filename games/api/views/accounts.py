@@ -47,6 +47,7 @@ from games.api.throttling import AccountCreationThrottle
 from games.api.views.common import PerViewerView
 from games.api.views.lobby import GamePagination
 from games.core.resources import game_summary, iso_time
+from ratings.ladder import with_duplicate_sets
 
 NO_CONTENT = OpenApiResponse(description="Done; no body.")
 
@@ -276,7 +277,7 @@ class MyGamesView(PerViewerView):
         paginator = GamePagination(chosen["limit"], chosen["offset"])
         entries = core.my_games(credential, chosen.get("status"))
         page = paginator.paginate_queryset(entries, request, view=self)
-        return paginator.get_paginated_response(page or [])
+        return paginator.get_paginated_response(with_duplicate_sets(list(page or [])))
 
 
 class PlayerView(PerViewerView):
@@ -322,4 +323,5 @@ class PlayerGamesView(PerViewerView):
         games = core.player_games(handle, chosen.get("status"), viewer_id)
         paginator = GamePagination(chosen["limit"], chosen["offset"])
         page = paginator.paginate_queryset(games, request, view=self)
-        return paginator.get_paginated_response([game_summary(game) for game in page or []])
+        summaries = [game_summary(game) for game in page or []]
+        return paginator.get_paginated_response(with_duplicate_sets(summaries))

@@ -81,6 +81,7 @@ from games.core.errors import InvalidRequest
 from games.core.resources import game_data, game_summary
 from games.core.tokens import Credential
 from games.models import Game
+from ratings.ladder import with_duplicate_sets
 
 
 class GamePagination(LimitOffsetPagination):
@@ -179,7 +180,8 @@ class GameListView(APIView):
         viewer = account_credential(request)
         games = core.listed_games(chosen, viewer=None if viewer is None else viewer.account_id)
         page = paginator.paginate_queryset(games, request, view=self)
-        answer = paginator.get_paginated_response([game_summary(g) for g in page or []])
+        summaries = with_duplicate_sets([game_summary(g) for g in page or []])
+        answer = paginator.get_paginated_response(summaries)
         return _per_account(answer, viewer is not None)
 
     @extend_schema(

@@ -27,6 +27,7 @@ from django_tasks_db.management.commands.db_worker import Worker
 
 from games import core
 from play.sweep import sweep as play_sweep
+from ratings.ladder import sweep as ladder_sweep
 from ratings.services import sweep as ratings_sweep
 
 logger = logging.getLogger("games.worker")
@@ -43,6 +44,7 @@ class SweepingWorker(Worker):
             core.sweep(0.0)
             play_sweep()
             ratings_sweep()
+            ladder_sweep()
         else:
             threading.Thread(target=_sweep_forever, name="skyjo-sweep", daemon=True).start()
         super().run()
@@ -55,6 +57,7 @@ def _sweep_forever() -> None:
         _logged("sweep: queued jobs for %d games", partial(core.sweep, grace))
         _logged("sweep: %d challenges and seeks acted on", play_sweep)
         _logged("sweep: %d finished rated games to rate", ratings_sweep)
+        _logged("sweep: %d laddered bots to deal sets to", ladder_sweep)
         close_old_connections()
         grace = settings.SKYJO_SWEEP_GRACE
         time.sleep(settings.SKYJO_SWEEP_SECONDS)
