@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from accounts.models import Account
 from games import core
 from games.models import Game
+from ratings import ladder
 from ratings.models import Rating, RatingChange
 from ratings.services import rating_data, rating_of
 from ratings.skill import DEFAULT, ESTABLISHED_GAMES, Skill, predict_win
@@ -133,6 +134,6 @@ def ladder_table(seats: int) -> list[dict[str, Any]]:
     """The bot ladder's table for games of `seats` seats, best first: each laddered bot's
     `handle`, `kind`, `builtin`, its `rating` (a rating dict, as `rating_of` gives it), the
     duplicate `sets` it played, its `mean_score` per deal across them and the 95% `interval`
-    of that mean (low, high), bootstrapped over the sets. The ladder fills it; until a
-    ladder game has been played there is no line."""
-    return []
+    of that mean (low, high), bootstrapped over the sets: the API's table, one source."""
+    entries: list[dict[str, Any]] = ladder.table(seats)["entries"]
+    return entries
