@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run serve worker test test-fast test-postgres lint bench bench-load bench-stream schema install install-dev
+.PHONY: run serve worker test test-fast test-postgres lint bench bench-load bench-stream bench-ratings schema install install-dev
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -78,6 +78,12 @@ bench-load: install-dev
 # without them (docs/PERFORMANCE.md); BENCH_DB=sqlite|postgres
 bench-stream: install-dev
 	$(BIN)/python manage.py bench_stream --db $(BENCH_DB)
+
+# Rating updates a second (the model and the job's full path, 2 and 8 seats) and the delay of
+# rating_changed after a rated game's last action (docs/PERFORMANCE.md), in a throwaway
+# database of the configured kind (DATABASE_URL=postgres://... for PostgreSQL)
+bench-ratings: install-dev
+	$(BIN)/python manage.py bench_ratings
 
 schema: install-dev
 	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file openapi.yaml

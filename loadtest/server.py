@@ -18,7 +18,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
+from urllib.parse import quote
 
 import httpx
 
@@ -60,6 +61,19 @@ def server_environment(database_url: str, **extra: str) -> dict[str, str]:
     }
     env.update(extra)
     return env
+
+
+def database_url(vendor: str, settings_dict: Mapping[str, Any]) -> str:
+    """A DATABASE_URL (dj-database-url) for the database Django is connected to, for the
+    processes a benchmark starts on it (SQLite: its file; PostgreSQL)."""
+    if vendor == "sqlite":
+        return f"sqlite:///{settings_dict['NAME']}"
+    user = quote(settings_dict.get("USER") or "")
+    password = settings_dict.get("PASSWORD") or ""
+    credentials = f"{user}:{quote(password)}" if password else user
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or 5432
+    return f"postgres://{credentials}@{host}:{port}/{settings_dict['NAME']}"
 
 
 def gunicorn_command(

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-BENCHMARKS = ("bench_load", "bench_replay", "bench_devserver")
+BENCHMARKS = ("bench_load", "bench_replay", "bench_devserver", "bench_ratings")
 
 
 def manage(tmp_path: Path, *args: str, **env: str) -> str:
