@@ -28,23 +28,27 @@ from ratings.models import RatedGame, Rating, RatingChange, RatingsLock
 from ratings.skill import DEFAULT, ESTABLISHED_GAMES, Skill, rate
 
 
+#: Games one rating transaction rates at most: a backlog (a worker down for a while, many games
+#: finishing at once) costs one commit per batch, and the lock is never held for long.
+RATE_BATCH = 50
+
+
 def rate_pending() -> int:
-    """Rate the finished rated games not rated yet, each in its own transaction. Answers how
-    many this call rated (another worker may have rated the rest)."""
+    """Rate the finished rated games not rated yet, up to `RATE_BATCH` in each transaction.
+    Answers how many this call rated (another worker may have rated the rest)."""
     rated = 0
-    while _rate_next():
-        rated += 1
+    while batch := _rate_batch():
+        rated += batch
     return rated
 
 
-def _rate_next() -> bool:
+def _rate_batch() -> int:
     with transaction.atomic():
         _lock()
-        game = pending_games().first()
-        if game is None:
-            return False
-        rate_game(game)
-        return True
+        games = list(pending_games()[:RATE_BATCH])
+        for game in games:
+            rate_game(game)
+        return len(games)
 
 
 def _lock() -> None:
@@ -90,7 +94,7 @@ def _accounts(state: GameState) -> list[Account]:
 def rate_game(game: Game) -> list[RatingChange]:
     """Rate `game` now (the caller holds the ratings' lock): one `model.rate` for its seats."""
     outcome = outcome_of(game)
-    ratings = [_current(account) for account in outcome.accounts]
+    ratings = _current(outcome.accounts)
     after = rate([Skill(r.mu, r.sigma) for r in ratings], outcome.ranks)
     now = timezone.now()
     rated_game = RatedGame.objects.create(game=game, rated_at=now)
@@ -101,13 +105,18 @@ def rate_game(game: Game) -> list[RatingChange]:
     RatingChange.objects.bulk_create(changes)
     for rating, skill in zip(ratings, after, strict=True):
         _move(rating, skill, now)
+    Rating.objects.bulk_update(ratings, ["mu", "sigma", "ordinal", "games", "last_played"])
     deliver(_letters(game, changes, ratings))
     return changes
 
 
-def _current(account: Account) -> Rating:
-    rating, _ = Rating.objects.get_or_create(account=account)
-    return rating
+def _current(accounts: list[Account]) -> list[Rating]:
+    """The accounts' ratings now, in their order: a row made for each one's first game."""
+    found = {r.account_id: r for r in Rating.objects.filter(account__in=accounts)}
+    first = [Rating(account=a) for a in accounts if a.pk not in found]
+    Rating.objects.bulk_create(first)
+    found.update((r.account_id, r) for r in first)
+    return [found[account.pk] for account in accounts]
 
 
 def _change(
@@ -132,7 +141,6 @@ def _move(rating: Rating, skill: Skill, at: datetime) -> None:
     rating.mu, rating.sigma, rating.ordinal = skill.mu, skill.sigma, skill.ordinal
     rating.games += 1
     rating.last_played = at
-    rating.save()
 
 
 def _letters(
