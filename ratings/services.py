@@ -27,7 +27,6 @@ from games.models import Game, Status
 from ratings.models import RatedGame, Rating, RatingChange, RatingsLock
 from ratings.skill import DEFAULT, ESTABLISHED_GAMES, Skill, rate
 
-
 #: Games one rating transaction rates at most: a backlog (a worker down for a while, many games
 #: finishing at once) costs one commit per batch, and the lock is never held for long.
 RATE_BATCH = 50
