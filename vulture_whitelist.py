@@ -21,6 +21,7 @@ from games.api import (
     rate_limit_table,
     renderers,
     schema,
+    shapes,
     throttling,
 )
 from games.api import urls as api_urls
@@ -43,6 +44,9 @@ from games.web.forms import CreateGameForm
 from loadtest import apps as loadtest_apps
 from play import apps as play_apps
 from play.models import DeclineReason
+from ratings import apps as ratings_apps
+from ratings import reading as ratings_reading
+from ratings.models import RatedGame
 from skyjo_service.env import env_bool, env_float, env_int, env_list
 
 # Named in skyjo_service/settings.py (INSTALLED_APPS, MIDDLEWARE, REST_FRAMEWORK,
@@ -50,6 +54,7 @@ from skyjo_service.env import env_bool, env_float, env_int, env_list
 apps.GamesConfig
 accounts_apps.AccountsConfig
 play_apps.PlayConfig
+ratings_apps.RatingsConfig
 loadtest_apps.LoadtestConfig
 middleware.RequestBodyLimitMiddleware
 authentication.SeatTokenAuthentication
@@ -90,6 +95,9 @@ Seat.joined_at
 PlayerProfileSerializer.games_played, PlayerProfileSerializer.games_won
 AccountGameSerializer.your_turn
 GameListQuerySerializer.stale  # read from the validated query by services.listed_games
+ratings_reading.SeatRating.predicted_win  # a view's `ratings` are its `asdict`
+shapes.SeatRatingSerializer.predicted_win
+RatedGame.rated_at
 
 # The engine's inspection API, used by the engine's tests (a cell's state; every card in play,
 # to check that none is ever lost or duplicated).
@@ -120,3 +128,7 @@ DeclineReason.RATED, DeclineReason.CASUAL, DeclineReason.NO_BOT, DeclineReason.O
 api_urls.RoomConverter.regex, api_urls.RoomConverter.to_python, api_urls.RoomConverter.to_url
 StreamCursorField.default_error_messages
 chat_views.ChatMuteView.put
+
+# The ratings' reading side: a whole history at once, for the profile page's chart (the API
+# pages it: `history_changes`, `history_point`).
+ratings_reading.rating_history
