@@ -77,6 +77,7 @@ def test_every_operation_has_a_readable_id_tags_and_documented_errors(
             "challenges",
             "seeks",
             "chat",
+            "ratings",
         }
         for status, response in operation["responses"].items():
             if status.startswith(("4", "5")):
@@ -100,6 +101,8 @@ def test_every_operation_has_a_readable_id_tags_and_documented_errors(
         "get_history",
         "import_history",
         "rotate_token",
+        "get_leaderboard",
+        "get_player_ratings",
     }
     assert expected <= ids
 
