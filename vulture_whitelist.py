@@ -95,7 +95,6 @@ Seat.joined_at
 PlayerProfileSerializer.games_played, PlayerProfileSerializer.games_won
 AccountGameSerializer.your_turn
 GameListQuerySerializer.stale  # read from the validated query by services.listed_games
-ratings_reading.SeatRating.predicted_win  # a view's `ratings` are its `asdict`
 shapes.SeatRatingSerializer.predicted_win
 RatedGame.rated_at
 

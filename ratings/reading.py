@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
@@ -120,9 +120,21 @@ def seat_ratings(game: Game, state: GameState | None = None) -> list[SeatRating]
 
 def view_ratings(game: Game, state: GameState) -> list[dict[str, Any]] | None:
     """`seat_ratings` as plain data: the `ratings` of the game's views (installed in core's
-    `resources` by this app's `ready`, since core may not import the ratings)."""
+    `resources` by this app's `ready`, since core may not import the ratings). Its ratings
+    are this process's remembered ones, shared: read them, never change them."""
     seats = seat_ratings(game, state)
-    return None if seats is None else [asdict(seat) for seat in seats]
+    if seats is None:
+        return None
+    return [  # not `asdict`, whose deep copies would cost every view
+        {
+            "seat": seat.seat,
+            "handle": seat.handle,
+            "entered": seat.entered,
+            "predicted_win": seat.predicted_win,
+            "change": seat.change,
+        }
+        for seat in seats
+    ]
 
 
 K = TypeVar("K")
