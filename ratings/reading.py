@@ -223,6 +223,8 @@ def _ratings_at(handles: tuple[str, ...], moment: datetime) -> list[tuple[Skill,
 
 
 def _rating_at(rating: Rating | None, moment: datetime) -> tuple[Skill, int]:
+    """The rating now if its account was last rated before `moment` (the usual case, no query
+    more), else its last change before `moment` and its games less those rated since."""
     if rating is None:
         return DEFAULT, 0
     if rating.last_played is None or rating.last_played < moment:
@@ -231,9 +233,8 @@ def _rating_at(rating: Rating | None, moment: datetime) -> tuple[Skill, int]:
     last = changes.filter(at__lt=moment).order_by("-rated_game").first()
     if last is None:
         return DEFAULT, 0
-    return Skill(last.mu_after, last.sigma_after), rating.games - changes.filter(
-        at__gte=moment
-    ).count()
+    since = changes.filter(at__gte=moment).count()
+    return Skill(last.mu_after, last.sigma_after), rating.games - since
 
 
 def _change(change: RatingChange) -> dict[str, Any]:
