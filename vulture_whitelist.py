@@ -21,6 +21,7 @@ from games.api import (
     rate_limit_table,
     renderers,
     schema,
+    shapes,
     throttling,
 )
 from games.api import urls as api_urls
@@ -45,6 +46,7 @@ from loadtest import apps as loadtest_apps
 from play import apps as play_apps
 from play.models import DeclineReason
 from ratings import apps as ratings_apps
+from ratings import reading as ratings_reading
 from ratings.models import LadderEntry, RatedGame
 from skyjo_service.env import env_bool, env_float, env_int, env_list
 
@@ -96,6 +98,7 @@ AccountGameSerializer.your_turn
 GameListQuerySerializer.stale  # read from the validated query by services.listed_games
 GameSummarySerializer.duplicate_set  # filled by ratings.ladder.with_duplicate_sets
 LadderEntry.last_seen  # written and filtered by keyword (ratings.ladder.seen, eligible)
+shapes.SeatRatingSerializer.predicted_win
 
 # The engine's inspection API, used by the engine's tests (a cell's state; every card in play,
 # to check that none is ever lost or duplicated).
@@ -128,3 +131,7 @@ StreamCursorField.default_error_messages
 chat_views.ChatMuteView.put
 # An audit column: when a finished game was rated (the rows' own `at` is what is shown).
 RatedGame.rated_at
+
+# The ratings' reading side: a whole history at once, for the profile page's chart (the API
+# pages it: `history_changes`, `history_point`).
+ratings_reading.rating_history

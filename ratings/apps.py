@@ -13,9 +13,12 @@ class RatingsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from games.core.resources import show_ratings_with
         from games.core.signals import game_finished
+        from ratings.reading import view_ratings
 
         game_finished.connect(_queue_rating, dispatch_uid="ratings")
+        show_ratings_with(view_ratings)
 
 
 def _queue_rating(*, rated: bool, **_: Any) -> None:

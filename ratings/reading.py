@@ -1,17 +1,27 @@
 """Reading the ratings (R14): leaderboards, an account's rating and its history, and what a
-rated game's view shows per seat. The HTTP rooms and the pages read through these."""
+rated game's view shows per seat. The HTTP rooms and the pages read through these.
+
+A rated game's view is a hot path (every action answers one, every stream renders one): what
+it shows of the ratings is remembered per game in this process once known, since none of it
+changes afterwards (the ratings the seats entered with are fixed at the deal, a game's change
+once it is rated: the rows are append-only). A casual game never reaches this module."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.db.models import QuerySet
 
+from accounts.handles import handle_key
 from accounts.models import Account
+from engine import GameState
+from engine.state import CANCELED, FINISHED, WAITING
 from games import core
-from games.models import Game
+from games.models import Game, GameEvent
 from ratings import ladder
 from ratings.models import Rating, RatingChange
 from ratings.services import rating_data, rating_of
@@ -40,27 +50,42 @@ def leaderboard_entry(rank: int, rating: Rating) -> dict[str, Any]:
     }
 
 
-def account_rating(account: Account) -> dict[str, Any]:
-    """An account's rating now (OpenSkill's default before its first rated game)."""
-    return rating_of(Rating.objects.filter(account=account).first())
+def account_rating(account: Account | int) -> dict[str, Any]:
+    """An account's rating now (OpenSkill's default before its first rated game); `account`
+    or its id (a token's credential knows the id only)."""
+    account_id = account if isinstance(account, int) else account.pk
+    return rating_of(Rating.objects.filter(account_id=account_id).first())
+
+
+def handle_rating(handle: str) -> dict[str, Any]:
+    """The rating of the account with this handle (any case), as `account_rating`: the
+    caller has found the account already (its 404)."""
+    return rating_of(Rating.objects.filter(account__handle_key=handle_key(handle)).first())
+
+
+def history_changes(account: Account) -> QuerySet[RatingChange]:
+    """The account's rating changes, one per rated game, oldest first: pages of them are its
+    history (`history_point`)."""
+    return RatingChange.objects.filter(account=account).order_by("rated_game")
+
+
+def history_point(change: RatingChange) -> dict[str, Any]:
+    """One point of a rating history: the game, when it was rated, the rank among how many
+    seats, and the rating after it."""
+    return {
+        "game": change.game_id,
+        "at": change.at,
+        "rank": change.rank,
+        "seats": change.seats,
+        "mu": change.mu_after,
+        "sigma": change.sigma_after,
+        "ordinal": Skill(change.mu_after, change.sigma_after).ordinal,
+    }
 
 
 def rating_history(account: Account) -> list[dict[str, Any]]:
-    """One point per rated game the account played, oldest first: the game, when it was
-    rated, the rank among how many seats, and the rating after it."""
-    changes = RatingChange.objects.filter(account=account).order_by("rated_game")
-    return [
-        {
-            "game": change.game_id,
-            "at": change.at,
-            "rank": change.rank,
-            "seats": change.seats,
-            "mu": change.mu_after,
-            "sigma": change.sigma_after,
-            "ordinal": Skill(change.mu_after, change.sigma_after).ordinal,
-        }
-        for change in changes
-    ]
+    """One point per rated game the account played, oldest first (`history_point`)."""
+    return [history_point(change) for change in history_changes(account)]
 
 
 @dataclass(frozen=True)
@@ -76,49 +101,144 @@ class SeatRating:
     change: dict[str, Any] | None
 
 
-def seat_ratings(game: Game) -> list[SeatRating] | None:
+def seat_ratings(game: Game, state: GameState | None = None) -> list[SeatRating] | None:
     """Each seat's rating in a rated game that has been dealt (None for a casual game, or one
-    still waiting for players)."""
-    if not game.options.get("rated") or game.status in ("waiting", "canceled"):
+    still waiting for players). `state`: the state the view shows (the game's now unless
+    given: a replay's shows no change before its last event)."""
+    if not game.options.get("rated"):
         return None
-    handles = list(core.game_state(game).accounts)
-    dealt = _dealt_at(game)
-    entered = [_rating_at(handle, dealt) for handle in handles]
-    chances = predict_win([skill for skill, _ in entered])
-    changes = {c.seat: c for c in RatingChange.objects.filter(game=game)}
+    if state is None:
+        state = core.game_state(game)
+    if state.phase in (WAITING, CANCELED):
+        return None
+    entered = _entered(game, state)
+    changes = _changes(game) if state.phase == FINISHED else {}
     return [
-        SeatRating(
-            seat,
-            handle or "",
-            rating_data(*entered[seat]),
-            chances[seat],
-            _change(changes.get(seat)),
-        )
-        for seat, handle in enumerate(handles)
+        SeatRating(seat, handle, entered.ratings[seat], entered.chances[seat], changes.get(seat))
+        for seat, handle in enumerate(entered.handles)
     ]
+
+
+def view_ratings(game: Game, state: GameState) -> list[dict[str, Any]] | None:
+    """`seat_ratings` as plain data: the `ratings` of the game's views (installed in core's
+    `resources` by this app's `ready`, since core may not import the ratings). Its ratings
+    are this process's remembered ones, shared: read them, never change them."""
+    seats = seat_ratings(game, state)
+    if seats is None:
+        return None
+    return [  # not `asdict`, whose deep copies would cost every view
+        {
+            "seat": seat.seat,
+            "handle": seat.handle,
+            "entered": seat.entered,
+            "predicted_win": seat.predicted_win,
+            "change": seat.change,
+        }
+        for seat in seats
+    ]
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Memory(Generic[K, V]):
+    """This process's memory of the last `size` games' values (the hub's reader threads
+    read views too: a lock around each step)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.values: OrderedDict[K, V] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self.lock:
+            value = self.values.get(key)
+            if value is not None:
+                self.values.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        with self.lock:
+            self.values[key] = value
+            self.values.move_to_end(key)
+            while len(self.values) > self.size:
+                self.values.popitem(last=False)
+
+
+@dataclass(frozen=True)
+class _Entered:
+    """The seats' handles, the ratings they entered with and their chances then."""
+
+    handles: tuple[str, ...]
+    ratings: tuple[dict[str, Any], ...]
+    chances: tuple[float, ...]
+
+
+#: How many games' ratings this process remembers (a few hundred bytes each).
+REMEMBERED_GAMES = 4096
+_ENTERED: _Memory[object, _Entered] = _Memory(REMEMBERED_GAMES)
+_CHANGES: _Memory[object, dict[int, dict[str, Any]]] = _Memory(REMEMBERED_GAMES)
+
+
+def _entered(game: Game, state: GameState) -> _Entered:
+    """What the seats entered the game with: read once, at the first view after the deal."""
+    found = _ENTERED.get(game.id)
+    if found is None:
+        handles = tuple(handle or "" for handle in state.accounts)
+        skills = _ratings_at(handles, _dealt_at(game))
+        chances = predict_win([skill for skill, _ in skills])
+        ratings = tuple(rating_data(*skill) for skill in skills)
+        found = _Entered(handles, ratings, tuple(chances))
+        _ENTERED.put(game.id, found)
+    return found
+
+
+def _changes(game: Game) -> dict[int, dict[str, Any]]:
+    """A finished game's changes by seat, once it is rated (empty until then)."""
+    found = _CHANGES.get(game.id)
+    if found is None:
+        found = {c.seat: _change(c) for c in RatingChange.objects.filter(game=game)}
+        if found:
+            _CHANGES.put(game.id, found)
+    return found
 
 
 def _dealt_at(game: Game) -> datetime:
     """When the game's first round was dealt (its ratings then are what its seats entered
-    with)."""
-    for stored in core.logged_events(game):
-        if stored.type == "RoundDealt":
-            return stored.at
-    return game.updated_at
+    with): an early event of its log, found by the log's index."""
+    dealt = GameEvent.objects.filter(game=game, type="RoundDealt").order_by("sequence")
+    at: datetime | None = dealt.values_list("created_at", flat=True).first()
+    return game.updated_at if at is None else at
 
 
-def _rating_at(handle: str | None, moment: datetime) -> tuple[Skill, int]:
-    """An account's rating and rated games as they stood at `moment`."""
-    changes = RatingChange.objects.filter(account__handle=handle, at__lt=moment)
-    last = changes.order_by("-rated_game").first()
+def _ratings_at(handles: tuple[str, ...], moment: datetime) -> list[tuple[Skill, int]]:
+    """Each account's rating and rated games as they stood at `moment`: its rating now (one
+    query for every seat), unless it was rated again since."""
+    keys = [handle_key(handle) for handle in handles]
+    now = {
+        rating.account.handle_key: rating
+        for rating in Rating.objects.filter(account__handle_key__in=keys).select_related("account")
+    }
+    return [_rating_at(now.get(key), moment) for key in keys]
+
+
+def _rating_at(rating: Rating | None, moment: datetime) -> tuple[Skill, int]:
+    """The rating now if its account was last rated before `moment` (the usual case, no query
+    more), else its last change before `moment` and its games less those rated since."""
+    if rating is None:
+        return DEFAULT, 0
+    if rating.last_played is None or rating.last_played < moment:
+        return Skill(rating.mu, rating.sigma), rating.games
+    changes = RatingChange.objects.filter(account_id=rating.account_id)
+    last = changes.filter(at__lt=moment).order_by("-rated_game").first()
     if last is None:
         return DEFAULT, 0
-    return Skill(last.mu_after, last.sigma_after), changes.count()
+    since = changes.filter(at__gte=moment).count()
+    return Skill(last.mu_after, last.sigma_after), rating.games - since
 
 
-def _change(change: RatingChange | None) -> dict[str, Any] | None:
-    if change is None:
-        return None
+def _change(change: RatingChange) -> dict[str, Any]:
     before = Skill(change.mu_before, change.sigma_before)
     after = Skill(change.mu_after, change.sigma_after)
     return {

@@ -550,6 +550,11 @@ SPECTACULAR_SETTINGS = {
             "description": "Each game's chat: the players' room and the spectators' room, a "
             "log of its own beside the game's.",
         },
+        {
+            "name": "ratings",
+            "description": "Rated games' results as OpenSkill ratings with their uncertainty "
+            "(R14): the leaderboards of people and bots, and each player's history.",
+        },
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -489,6 +489,28 @@ class MyGamesQuerySerializer(PlayerGamesQuerySerializer):
     status = QueryChoiceField(choices=list(ACCOUNT_GAME_STATUSES), required=False)
 
 
+# Ratings (R14)
+
+#: The leaderboards: people's, or bots' (bot accounts and the built-in bots together).
+LEADERBOARD_KINDS = list(Kind.values)
+#: A rating history's longest page: a chart wants its points in few requests.
+MAX_HISTORY_PAGE = 1000
+
+
+class LeaderboardQuerySerializer(serializers.Serializer):
+    """Which leaderboard (people's by default), whether provisional ratings count, the page."""
+
+    kind = QueryChoiceField(choices=LEADERBOARD_KINDS, default=Kind.PERSON)
+    provisional = QueryBooleanField(default=False)
+    limit = QueryIntegerField(min_value=1, max_value=MAX_PAGE, default=20)
+    offset = QueryIntegerField(min_value=0, max_value=MAX_OFFSET, default=0)
+
+
+class RatingHistoryQuerySerializer(serializers.Serializer):
+    limit = QueryIntegerField(min_value=1, max_value=MAX_HISTORY_PAGE, default=100)
+    offset = QueryIntegerField(min_value=0, max_value=MAX_OFFSET, default=0)
+
+
 # Challenges
 
 

@@ -239,6 +239,64 @@ REMATCH_OF_HELP = (
 )
 
 
+# Ratings (R14): a game's view shows its seats' ones; the leaderboards and histories below.
+
+
+class RatingSerializer(serializers.Serializer):
+    """A rating (OpenSkill's Plackett-Luce, its defaults: mu 25, sigma 25/3)."""
+
+    mu = serializers.FloatField(help_text="The skill the model believes in.")
+    sigma = serializers.FloatField(help_text="How unsure of `mu` it is (it shrinks with games).")
+    ordinal = serializers.FloatField(
+        help_text="`mu - 3 * sigma`: a skill the player very likely has; leaderboards sort by it."
+    )
+    games = serializers.IntegerField(help_text="Rated games played.")
+    provisional = serializers.BooleanField(
+        help_text="Fewer than 10 rated games: shown with a “?”, left out of leaderboards."
+    )
+
+
+class RatingPointSerializer(serializers.Serializer):
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField()
+
+
+class RatingChangeSerializer(serializers.Serializer):
+    """What a rated game changed of a seat's rating: `after` less the rating it was rated from
+    (its rating when the game was rated)."""
+
+    rank = serializers.IntegerField(
+        help_text="1 the best (lowest total); ties share a rank; a seat that left or was "
+        "abandoned ranks last."
+    )
+    mu = serializers.FloatField(help_text="The change of `mu`.")
+    sigma = serializers.FloatField(help_text="The change of `sigma` (negative: surer).")
+    ordinal = serializers.FloatField(help_text="The change of `ordinal`.")
+    after = RatingPointSerializer(help_text="The rating after the game.")
+
+
+class SeatRatingSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    handle = serializers.CharField(help_text="The seat's account.")
+    entered = RatingSerializer(help_text="The account's rating when the game was dealt.")
+    predicted_win = serializers.FloatField(
+        help_text="Its chance of winning, as OpenSkill predicted it at the deal (the seats' "
+        "chances add up to 1)."
+    )
+    change = RatingChangeSerializer(
+        allow_null=True,
+        help_text="Once the finished game is rated (a worker's job, within a second or so of "
+        "its last event): its change. Null before.",
+    )
+
+
+RATINGS_HELP = (
+    "A rated game's seats' ratings (R14), by seat, once dealt; null for a casual game and "
+    "while a rated one waits for players."
+)
+
+
 class GameLinksSerializer(serializers.Serializer):
     """What every game view and summary says beside the log (`resources.game_links`)."""
 
@@ -307,6 +365,7 @@ class GameSerializer(GameLinksSerializer):
         "events. Null without a clock, when only bots are to act (they move at once), and in "
         "a replay (`?at=`).",
     )
+    ratings = SeatRatingSerializer(many=True, allow_null=True, help_text=RATINGS_HELP)
     invite_url = serializers.URLField(
         required=False,
         help_text="Only in the answer to `POST /api/v1/games`: the game's table page, "
@@ -400,8 +459,15 @@ class StreamFrameSerializer(serializers.Serializer):
 
 
 #: The types of an account's inbox entries: a game's (`games.core.letters`), a challenge's
-#: (`play.challenges`), a matched seek's (`play.matcher`), a rematch offered (`play.rematches`).
-INBOX_ENTRY_TYPES = [*GAME_LETTERS, *CHALLENGE_LETTERS, "seek_matched", "rematch_offered"]
+#: (`play.challenges`), a matched seek's (`play.matcher`), a rematch offered (`play.rematches`),
+#: a rating changed (`ratings.services`).
+INBOX_ENTRY_TYPES = [
+    *GAME_LETTERS,
+    *CHALLENGE_LETTERS,
+    "seek_matched",
+    "rematch_offered",
+    "rating_changed",  # a rated game rated (`ratings.services`)
+]
 #: What an account stream frame's `event` may name: an entry's type, or `snapshot`.
 ACCOUNT_FRAME_EVENTS = [*INBOX_ENTRY_TYPES, "snapshot"]
 
@@ -417,6 +483,19 @@ class InboxEntrySerializer(serializers.Serializer):
         required=False,
         help_text="`game_started`, `your_turn`, `game_finished`, `seek_matched`: the account's "
         "seat in that game.",
+    )
+    rank = serializers.IntegerField(
+        required=False,
+        help_text="`rating_changed`: the account's rank in the rated `game` (1 the best).",
+    )
+    seats = serializers.IntegerField(
+        required=False, help_text="`rating_changed`: among how many seats."
+    )
+    before = RatingSerializer(
+        required=False, help_text="`rating_changed`: the rating the game was rated from."
+    )
+    rating = RatingSerializer(
+        required=False, help_text="`rating_changed`: the account's rating after the game."
     )
     seek = serializers.UUIDField(
         required=False, help_text="`seek_matched`: the seek the matcher seated in `game`."
@@ -644,6 +723,7 @@ class AccountSerializer(serializers.Serializer):
     owner = serializers.CharField(allow_null=True, help_text=OWNER_HELP)
     builtin = serializers.BooleanField(help_text="One of the service's own strategies.")
     games = AccountRecordSerializer()
+    rating = RatingSerializer(help_text="The account's rating now (R14).")
 
 
 class PlayerProfileSerializer(serializers.Serializer):
@@ -656,6 +736,10 @@ class PlayerProfileSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     games_played = serializers.IntegerField(help_text="Finished games the player sat in.")
     games_won = serializers.IntegerField(help_text="Finished games one of its seats won.")
+    rating = RatingSerializer(
+        help_text="The player's rating now (R14); its history: `GET "
+        "/api/v1/players/{handle}/ratings`."
+    )
 
 
 class PersonalTokenSerializer(serializers.Serializer):
@@ -833,19 +917,11 @@ class LadderEntrySerializer(serializers.Serializer):
     joined_at = serializers.DateTimeField(help_text="When the bot first joined the ladder.")
 
 
-class LadderRatingSerializer(serializers.Serializer):
-    mu = serializers.FloatField(help_text="OpenSkill's mean skill (25 before any rated game).")
-    sigma = serializers.FloatField(help_text="Its uncertainty (25/3 before any rated game).")
-    ordinal = serializers.FloatField(help_text="`mu - 3*sigma`: what the ladder sorts by.")
-    games = serializers.IntegerField(help_text="Rated games played (every pool, every seat count).")
-    provisional = serializers.BooleanField(help_text="Fewer than 10 rated games.")
-
-
 class LadderLineSerializer(serializers.Serializer):
     handle = serializers.CharField()
     kind = serializers.CharField(help_text="`bot`.")
     builtin = serializers.BooleanField(help_text="One of the service's own strategies.")
-    rating = LadderRatingSerializer()
+    rating = RatingSerializer()
     sets = serializers.IntegerField(help_text="Complete duplicate sets played at this seat count.")
     mean_score = serializers.FloatField(
         allow_null=True,
@@ -865,3 +941,49 @@ class LadderLineSerializer(serializers.Serializer):
 class LadderSerializer(serializers.Serializer):
     seats = serializers.IntegerField()
     entries = LadderLineSerializer(many=True)
+
+
+# Leaderboards and rating histories (R14)
+
+
+class LeaderboardEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="1 the best ordinal, counted across the pages.")
+    handle = serializers.CharField()
+    kind = serializers.ChoiceField(choices=ACCOUNT_KINDS)
+    builtin = serializers.BooleanField(help_text="One of the service's own strategies.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField(help_text="`mu - 3 * sigma`, what the board sorts by.")
+    games = serializers.IntegerField(help_text="Rated games played.")
+    provisional = serializers.BooleanField(help_text="Fewer than 10 rated games.")
+    last_played = serializers.DateTimeField(
+        allow_null=True, help_text="When its last rated game was rated."
+    )
+
+
+class LeaderboardSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    entries = LeaderboardEntrySerializer(many=True)
+
+
+class RatingHistoryPointSerializer(serializers.Serializer):
+    game = serializers.UUIDField(help_text="The rated game.")
+    at = serializers.DateTimeField(help_text="When it was rated.")
+    rank = serializers.IntegerField(help_text="The account's rank in it (1 the best).")
+    seats = serializers.IntegerField(help_text="Among how many seats.")
+    mu = serializers.FloatField(help_text="The rating after it.")
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField()
+
+
+class RatingHistorySerializer(serializers.Serializer):
+    handle = serializers.CharField()
+    rating = RatingSerializer(help_text="The rating now.")
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    history = RatingHistoryPointSerializer(
+        many=True, help_text="One point per rated game, oldest first."
+    )

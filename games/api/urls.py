@@ -10,6 +10,7 @@ from games.api.views import (
     live,
     lobby,
     meta,
+    ratings,
     rematch,
     seeks,
     turns,
@@ -46,6 +47,12 @@ urlpatterns = [
     path("ladder", ladder.LadderView.as_view(), name="ladder"),
     path("players/<str:handle>", accounts.PlayerView.as_view(), name="player"),
     path("players/<str:handle>/games", accounts.PlayerGamesView.as_view(), name="player-games"),
+    path(
+        "players/<str:handle>/ratings",
+        ratings.PlayerRatingsView.as_view(),
+        name="player-ratings",
+    ),
+    path("leaderboard", ratings.LeaderboardView.as_view(), name="leaderboard"),
     path("challenges", challenges.ChallengeListView.as_view(), name="challenges"),
     path(
         "challenges/<str:challenge_id>",

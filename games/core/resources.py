@@ -3,6 +3,7 @@ and the JSON bytes of an answer."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -43,7 +44,28 @@ def game_data(
         "rated": state.options.rated,
         **game_links(game, holds.held_handles(game)),
         **data,
+        "ratings": _ratings(game, state),
     }
+
+
+#: What a rated game's view shows of each seat's rating (R14): `ratings.reading.view_ratings`,
+#: installed by the ratings app's `ready` (`show_ratings_with`). The ratings sit above core,
+#: which never imports them; as with its signals, they plug into core instead.
+_RATINGS: dict[str, Callable[[Game, GameState], list[dict[str, Any]] | None]] = {}
+
+
+def show_ratings_with(reader: Callable[[Game, GameState], list[dict[str, Any]] | None]) -> None:
+    """Install what a rated game's views show as their `ratings`."""
+    _RATINGS["reader"] = reader
+
+
+def _ratings(game: Game, state: GameState) -> list[dict[str, Any]] | None:
+    """The seats' ratings of a rated game's view, null for a casual game (which pays nothing
+    more: the views are the hot path)."""
+    if not game.options.get("rated"):
+        return None
+    reader = _RATINGS.get("reader")
+    return None if reader is None else reader(game, state)
 
 
 def game_summary(game: Game) -> dict[str, Any]:

@@ -197,12 +197,14 @@ IDENTITY = (
     "reserved",
     "rematch",
     "rematch_of",
+    "ratings",
 )
 
 
 def without_identity(data: dict[str, Any]) -> dict[str, Any]:
     """A game resource less what the engine view does not hold (its id, times, whether its
-    seed was chosen, and its links: listed, reserved seats, rematches)."""
+    seed was chosen, its links: listed, reserved seats, rematches, and a rated game's
+    ratings)."""
     return {key: value for key, value in data.items() if key not in IDENTITY}
 
 

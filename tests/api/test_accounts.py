@@ -13,6 +13,8 @@ from rest_framework.test import APIClient
 from accounts import credentials
 from accounts.models import PersonalToken
 from accounts.scopes import ALL_SCOPES
+from ratings.services import rating_data
+from ratings.skill import DEFAULT
 
 from .bots_support import run_jobs, seat_bot
 from .support import (
@@ -34,6 +36,8 @@ TOKENS = "/api/v1/account/tokens"
 MY_GAMES = "/api/v1/account/games"
 PLAYERS = "/api/v1/players"
 PASSWORD = "a long passphrase of words"
+#: A rating before any rated game: OpenSkill's defaults (R14).
+UNRATED = rating_data(DEFAULT, 0)
 
 
 def sign_up(api: APIClient, handle: str, kind: str = "bot", **extra: Any) -> dict[str, Any]:
@@ -76,6 +80,7 @@ def test_a_bot_signs_up_and_its_first_token_holds_every_scope(api: APIClient) ->
         "owner": None,
         "builtin": False,
         "games": {"played": 0, "won": 0, "active": 0},
+        "rating": UNRATED,
     }
 
 
@@ -311,6 +316,7 @@ def test_a_player_s_page_is_public_and_case_blind(api: APIClient) -> None:
         "created_at",
         "games_played",
         "games_won",
+        "rating",
     }
     assert body["handle"] == "Ada" and body["builtin"] is False
     assert body["games_played"] == body["games_won"] == 0

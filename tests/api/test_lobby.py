@@ -58,6 +58,7 @@ GAME_FIELDS = {
     "reserved",
     "rematch",
     "rematch_of",
+    "ratings",
 }
 
 
@@ -76,6 +77,7 @@ def test_create_game_answers_the_waiting_game(api: APIClient) -> None:
     assert game["invite_url"] == f"http://testserver/games/{game['id']}"
     assert game["listed"] is True and game["reserved"] == []
     assert game["rematch"] is None and game["rematch_of"] is None
+    assert game["ratings"] is None  # a casual game
     assert response["Location"] == f"/api/v1/games/{game['id']}"
     assert response["ETag"] == '"1"'
     assert game["status"] == "waiting"

@@ -78,6 +78,7 @@ def test_every_operation_has_a_readable_id_tags_and_documented_errors(
             "seeks",
             "ladder",
             "chat",
+            "ratings",
         }
         for status, response in operation["responses"].items():
             if status.startswith(("4", "5")):
@@ -101,6 +102,8 @@ def test_every_operation_has_a_readable_id_tags_and_documented_errors(
         "get_history",
         "import_history",
         "rotate_token",
+        "get_leaderboard",
+        "get_player_ratings",
     }
     assert expected <= ids
 

@@ -35,8 +35,8 @@ _FRAMES = """\
 One frame per entry of the account's inbox, in order:
 
     id: <sequence>
-    event: <type: game_started, your_turn, game_finished, seek_matched, rematch_offered, or a
-    challenge's letter>
+    event: <type: game_started, your_turn, game_finished, seek_matched, rematch_offered,
+    rating_changed, or a challenge's letter>
     data: {"game": ..., "seat": ..., "sequence": ..., "type": ..., "at": ..., ...}
 
 `game_started` `{"game", "seat"}` when round 1 of a game the account sits in is dealt; \
@@ -49,7 +49,9 @@ gets which: the operations of the `challenges` tag); `seek_matched` `{"seek", "g
 when the matcher seats one of its seeks (quick play). While it is open, the account's \
 searching seek stays alive (`SEEK_IDLE_SECONDS`). `rematch_offered` `{"game", "next_game"}` \
 when another player of a finished game it sat in asked for its rematch (a seat is kept for it \
-in `next_game`, unless it had left the game). It resumes after `Last-Event-ID` (else \
+in `next_game`, unless it had left the game). `rating_changed` `{"game", "rank", "seats", \
+"before", "rating"}` when a rated game it played is rated (R14): its rank among how many seats, \
+its rating before and after. It resumes after `Last-Event-ID` (else \
 `after`) exactly: no entry missed or repeated. Without either it starts at the inbox's end with \
 one `snapshot` frame (no `id`): `{"sequence", "games"}`, the inbox's last sequence and the \
 account's unfinished games (`game`, `seat`, `status`, `version`, `seats_to_act`, `your_turn`, \

@@ -47,6 +47,7 @@ from games.api.throttling import AccountCreationThrottle
 from games.api.views.common import PerViewerView
 from games.api.views.lobby import GamePagination
 from games.core.resources import game_summary, iso_time
+from ratings import reading
 from ratings.ladder import with_duplicate_sets
 
 NO_CONTENT = OpenApiResponse(description="Done; no body.")
@@ -131,14 +132,17 @@ class AccountView(PerViewerView):
         summary="Get your account",
         tags=["accounts"],
         **scoped(
-            "The account, and its record: games played (finished), won and under way.",
+            "The account, its record (games played (finished), won and under way) and its "
+            "`rating` (R14).",
             every_scope("account:read"),
         ),
         parameters=[RETRY_AFTER],
         responses={200: AccountSerializer, **problems(401, 403)},
     )
     def get(self, request: Request) -> Response:
-        return Response(core.account_profile(signed_in(request, "account:read")))
+        credential = signed_in(request, "account:read")
+        profile = core.account_profile(credential)
+        return Response({**profile, "rating": reading.account_rating(credential.account_id)})
 
     @extend_schema(
         operation_id="delete_account",
@@ -289,14 +293,16 @@ class PlayerView(PerViewerView):
         description="A live account's public profile, whatever the case of the handle: a "
         "person's, a bot's, or a built-in strategy's (`builtin`, e.g. `greedy`). Its record "
         "counts finished games (each once, however many seats it held). 404 "
-        "`player_not_found` for no such handle, or a deleted account's.",
+        "`player_not_found` for no such handle, or a deleted account's. `rating`: its rating "
+        "now (R14), its history at `GET /api/v1/players/{handle}/ratings`.",
         tags=["accounts"],
         auth=[],
         parameters=[RETRY_AFTER],
         responses={200: PlayerProfileSerializer, **problems(404)},
     )
     def get(self, request: Request, handle: str) -> Response:
-        return Response(core.player_profile(handle))
+        profile = core.player_profile(handle)
+        return Response({**profile, "rating": reading.handle_rating(handle)})
 
 
 class PlayerGamesView(PerViewerView):

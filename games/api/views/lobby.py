@@ -80,7 +80,7 @@ from games.core import bots, idempotency
 from games.core.errors import InvalidRequest
 from games.core.resources import game_data, game_summary
 from games.core.tokens import Credential
-from games.models import Game
+from games.models import Game, Status
 from ratings.ladder import with_duplicate_sets
 
 
@@ -253,7 +253,10 @@ class GameDetailView(PerViewerView):
         operation_id="get_game",
         summary="Get a game",
         description="With a seat token, that seat's view; without, the spectator's view. "
-        "Face-down cards show `value: null` to everyone (R7).",
+        "Face-down cards show `value: null` to everyone (R7). A rated game's view shows its "
+        "seats' `ratings` (R14); once it is finished, it is answered in full even to a "
+        "matching `If-None-Match`, since its ratings' change comes after its last event "
+        "(without a new version).",
         tags=["lobby"],
         auth=SEAT_OR_SPECTATOR,
         parameters=[
@@ -283,10 +286,17 @@ class GameDetailView(PerViewerView):
         if at is not None:
             return _replay_response(game, seat, at)
         tags = if_none_match(request)
-        if "*" in tags or str(game.version) in tags:
+        if ("*" in tags or str(game.version) in tags) and not _rated_and_over(game):
             return with_etag(Response(status=http.HTTP_304_NOT_MODIFIED), game.version)
         state = core.seat_state(game, seat_credential(request), seat)
         return with_etag(Response(game_data(game, state, seat)), state.version)
+
+
+def _rated_and_over(game: Game) -> bool:
+    """A finished rated game's view changes once more after its last event, without a new
+    version: when a worker has rated it, its `ratings` show each seat's change. Its ETag
+    cannot tell the two views apart, so it is always answered in full (R14)."""
+    return game.status == Status.FINISHED and bool(game.options.get("rated"))
 
 
 def _replay_version(request: Request, game: Game) -> int | None:
