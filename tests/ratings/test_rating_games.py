@@ -92,3 +92,22 @@ def test_a_rated_game_shows_each_seat_its_rating_at_the_deal_and_its_change() ->
         ["greedy", "random"],
         ["random", "greedy"],
     )
+
+
+def test_an_account_that_leaves_a_rated_game_ranks_last_and_its_bot_is_not_rated() -> None:
+    from accounts.services import acting_for, sign_up
+
+    ada = sign_up("ada-bot", "bot", None).account
+    game = core.create_game(seats=3, options={"end_score": 30}, seed=5, rated=True)
+    core.join_game(game.id, "", account=acting_for(ada.pk))
+    core.join_game(game.id, "greedy", "greedy")
+    core.join_game(game.id, "random", "random")  # dealt
+    core.leave_seat(game.id, 0, acting_for(ada.pk))  # a bot plays seat 0 to the end
+    run_jobs()
+    changes = {c.account.handle: c for c in RatingChange.objects.filter(game=game)}
+    assert set(changes) == {"ada-bot", "greedy", "random"}  # no row for the replacing bot
+    assert changes["ada-bot"].rank == 3
+    totals = Game.objects.get(pk=game.id).totals
+    assert sorted([changes["greedy"].rank, changes["random"].rank]) == (
+        [1, 1] if totals[1] == totals[2] else [1, 2]
+    )
