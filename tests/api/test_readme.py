@@ -37,6 +37,7 @@ STREAM_BOT = ("docs/CLIENTS.md", "## A bot on the stream")
 BOTS_AND_CLOCK = ("docs/RULES.md", "### R13 through the API")
 ACCOUNTS = ("README.md", "## Accounts: a name that lasts")
 TOGETHER = ("README.md", "## Playing together")
+RATINGS = ("README.md", "## Ratings")
 
 pytestmark = [
     pytest.mark.server,
@@ -204,3 +205,26 @@ def test_the_readme_playing_together_block_runs_as_written(live_server: Any) -> 
         "Good luck!",
         "players",
     )
+
+
+def test_the_readme_ratings_block_runs_as_written(live_server: Any) -> None:
+    """The ratings example, after the accounts one: a rated game seats the account by its
+    token, whose rating is OpenSkill's default until a rated game ends; a leaderboard reads."""
+    walkthrough = doc_block(WALKTHROUGH)
+    helpers = walkthrough[: walkthrough.index("# Create a 2-seat game")]
+    helpers = helpers.replace(DEFAULT_API, f"API={live_server.url}/api/v1")
+    script = helpers + doc_block(ACCOUNTS) + doc_block(RATINGS)
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    account, rating, entries = done.stdout.strip().splitlines()[-3:]
+    assert account == "my-first-bot"
+    assert ast.literal_eval(rating) == {
+        "mu": 25.0,
+        "sigma": 25 / 3,
+        "ordinal": 25.0 - 3 * (25 / 3),
+        "games": 0,
+        "provisional": True,
+    }
+    assert isinstance(ast.literal_eval(entries), list)
