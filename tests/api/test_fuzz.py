@@ -133,9 +133,25 @@ EXCLUDED = {
 }
 
 
+def accepts_but_a_seeded_rated_game(ctx: Any, response: Any, case: Any) -> bool | None:
+    """`positive_data_acceptance` for a game's creation, but for the one rule about one field
+    given another's value: a rated game takes no `seed` (400 naming `seed`, R14: its deal is
+    secret), which a schema cannot say."""
+    body = case.body if isinstance(case.body, dict) else {}
+    if body.get("rated") is True and body.get("seed") is not None:
+        assert response.status_code == 400, response.status_code
+        return True
+    return positive_data_acceptance(ctx, response, case)  # type: ignore[no-any-return]
+
+
+#: Checks narrowed for an operation, in place of the one they narrow.
+NARROWED = {"create_game": {positive_data_acceptance: accepts_but_a_seeded_rated_game}}
+
+
 def checks_for(case: Any) -> list[Any]:
-    excluded = EXCLUDED.get(case.operation.definition.raw.get("operationId"), [])
-    return [check for check in CHECKS if check not in excluded]
+    operation = case.operation.definition.raw.get("operationId")
+    excluded, narrowed = EXCLUDED.get(operation, []), NARROWED.get(operation, {})
+    return [narrowed.get(check, check) for check in CHECKS if check not in excluded]
 
 
 @pytest.fixture(autouse=True)
