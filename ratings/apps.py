@@ -21,10 +21,14 @@ class RatingsConfig(AppConfig):
         show_ratings_with(view_ratings)
 
 
-def _queue_rating(*, rated: bool, **_: Any) -> None:
+def _queue_rating(*, game_id: Any, rated: bool, **_: Any) -> None:
     """A rated game finished: the job that rates finished games is queued in the same
-    transaction (so it exists once the game's end has committed, and only then)."""
+    transaction (so it exists once the game's end has committed, and only then), and for a
+    ladder game the job that deals its set's next rotation."""
     if rated:
         from ratings import tasks
+        from ratings.models import DuplicateGame
 
         tasks.rate_finished_games.enqueue()
+        if DuplicateGame.objects.filter(game_id=game_id).exists():
+            tasks.start_ladder_games.enqueue()

@@ -123,7 +123,7 @@ def eligible(now: datetime) -> QuerySet[LadderEntry]:
     """The laddered bots that may be dealt a set at `now`: present, of a live bot account,
     with no unfinished set and fewer than `LADDER_SETS_PER_HOUR` sets begun in the last hour;
     those whose last set is oldest first (never dealt first of all), then by joining."""
-    busy = SetPlayer.objects.filter(set__games__game__status__in=UNFINISHED)
+    busy = SetPlayer.objects.filter(set__in=incomplete_sets())
     recent = Count(
         "account__duplicate_sets",
         filter=Q(account__duplicate_sets__set__created_at__gt=now - timedelta(hours=1)),
@@ -143,11 +143,42 @@ def eligible(now: datetime) -> QuerySet[LadderEntry]:
     return entries.select_related("account").order_by(*order)
 
 
+def incomplete_sets() -> QuerySet[DuplicateSet]:
+    """Sets with a rotation still to deal or still being played."""
+    finished = Count("games", filter=Q(games__game__status=Status.FINISHED))
+    counted = DuplicateSet.objects.annotate(dealt=Count("games"), finished=finished)
+    return counted.filter(Q(dealt__lt=F("seats")) | Q(finished__lt=F("dealt")))
+
+
+def continuable_sets() -> QuerySet[DuplicateSet]:
+    """Sets whose dealt rotations have all finished and that have one more to deal."""
+    finished = Count("games", filter=Q(games__game__status=Status.FINISHED))
+    counted = DuplicateSet.objects.annotate(dealt=Count("games"), finished=finished)
+    return counted.filter(dealt__lt=F("seats"), finished=F("dealt"))
+
+
+def continue_sets() -> int:
+    """Deal the next rotation of every set whose dealt ones have finished (the caller holds the
+    ladder's lock). One rotation at a time: the set's games share a seed, so two played at
+    once would show each bot, in one game, the cards it cannot see in the other. Answers the
+    games dealt."""
+    dealt = 0
+    for duplicate in continuable_sets():
+        lineup = [
+            p.account for p in duplicate.players.select_related("account").order_by("position")
+        ]
+        _deal_rotation(duplicate, lineup, duplicate.dealt)  # type: ignore[attr-defined]
+        dealt += 1
+    return dealt
+
+
 def start_sets() -> list[DuplicateSet]:
-    """Deal a set to every group of eligible bots that makes one, in one transaction under the
-    ladder's lock (so once, whatever the number of workers). Answers the sets dealt."""
+    """Deal the next rotation of the sets that wait for it, and a set to every group of
+    eligible bots that makes one, in one transaction under the ladder's lock (so once,
+    whatever the number of workers). Answers the new sets dealt."""
     with transaction.atomic():
         _lock()
+        continue_sets()
         now = clock.now()
         waiting = list(eligible(now))
         dealt = []
@@ -182,9 +213,8 @@ def _plan(first: LadderEntry, others: list[LadderEntry]) -> tuple[int, list[Ladd
 
 def deal(accounts: Sequence[Account], seats: int, now: datetime) -> DuplicateSet:
     """A duplicate set of `seats` games for `accounts` (fewer than `seats`: built-in bots fill
-    the lineup, drawn with the set's seed), the lineup shuffled by the seed too: each game a
-    rated, listed game with the ladder's clock and the set's seed, its seats taken in turn by
-    the lineup rotated by the game's rotation (the last seat taken deals, as in any game)."""
+    the lineup, drawn with the set's seed), the lineup shuffled by the seed too, and its first
+    rotation dealt (`continue_sets` deals each next one once the last has finished)."""
     seed = secrets.randbits(SEED_BITS)
     rng = random.Random(seed)
     names = [n for n in builtin_handles() if n not in {a.handle_key for a in accounts}]
@@ -195,12 +225,21 @@ def deal(accounts: Sequence[Account], seats: int, now: datetime) -> DuplicateSet
     SetPlayer.objects.bulk_create(
         SetPlayer(set=duplicate, account=account, position=i) for i, account in enumerate(lineup)
     )
-    for rotation in range(seats):
-        game = core.create_game(seats=seats, options=LADDER_OPTIONS, seed=seed, rated=True)
-        DuplicateGame.objects.create(set=duplicate, game=game, rotation=rotation)
-        for seat in range(seats):
-            _seat(game, seat, lineup[(seat - rotation) % seats])
+    _deal_rotation(duplicate, lineup, 0)
     return duplicate
+
+
+def _deal_rotation(duplicate: DuplicateSet, lineup: Sequence[Account], rotation: int) -> None:
+    """The set's game of `rotation`: rated, unlisted (its deal is its set's: one watched would
+    tell the next), with the ladder's clock and the set's seed, its seats taken in turn by the
+    lineup rotated by `rotation` (the last seat taken deals, as in any game)."""
+    seats = duplicate.seats
+    game = core.create_game(
+        seats=seats, options=LADDER_OPTIONS, seed=duplicate.seed, rated=True, listed=False
+    )
+    DuplicateGame.objects.create(set=duplicate, game=game, rotation=rotation)
+    for seat in range(seats):
+        _seat(game, seat, lineup[(seat - rotation) % seats])
 
 
 def _seat(game: Game, seat: int, account: Account) -> None:
@@ -223,6 +262,7 @@ def sweep() -> int:
 
     waiting = list(eligible(clock.now()))
     ready = sum(_plan(e, [o for o in waiting if o != e]) is not None for e in waiting)
+    ready += continuable_sets().count()
     if ready:
         tasks.start_ladder_games.enqueue()
     return ready

@@ -4,6 +4,7 @@ play their seats through the API, and the ladder's table comes out of the comple
 
 from __future__ import annotations
 
+import itertools
 from datetime import timedelta
 from typing import Any
 
@@ -50,7 +51,7 @@ def play_set(api: APIClient, duplicate: DuplicateSet, tokens: dict[str, str]) ->
     for _ in range(5_000):
         run_jobs()
         games = [g for g in set_games(duplicate) if g.status != "finished"]
-        if not games:
+        if not games and len(set_games(duplicate)) == duplicate.seats:
             return
         for game in games:
             state = core.game_state(game)
@@ -104,6 +105,8 @@ def test_the_ladder_plays_a_complete_duplicate_set_between_two_bots_and_a_builti
     play_set(api, duplicate, tokens)
 
     games = set_games(duplicate)
+    for earlier, later in itertools.pairwise(games):  # one at a time: a deal is the set's
+        assert later.created_at >= earlier.updated_at and earlier.status == "finished"
     for rotation, game in enumerate(games):  # bot i at seat (i + r) % n of rotation r
         assert game.seed == duplicate.seed and game.options["rated"] is True
         assert game.options["turn_seconds"] == ladder.LADDER_TURN_SECONDS
@@ -118,11 +121,12 @@ def test_the_ladder_plays_a_complete_duplicate_set_between_two_bots_and_a_builti
     assert all(RatingChange.objects.filter(account=a).count() == 3 for a in lineup)
 
     # Linked in the summaries.
+    ids = {str(g.id) for g in games}
     mine = api.get("/api/v1/account/games", **bearer(tokens["alpha-bot"])).json()["results"]
-    assert {g["duplicate_set"] for g in mine} == {duplicate.id}
+    assert {g["duplicate_set"] for g in mine if g["id"] in ids} == {duplicate.id}
+    assert len([g for g in mine if g["id"] in ids]) == 3
     listed = api.get("/api/v1/games?status=finished").json()["results"]
-    assert {g["id"] for g in listed} == {str(g.id) for g in games}
-    assert {g["duplicate_set"] for g in listed} == {duplicate.id}
+    assert not ids & {g["id"] for g in listed}  # unlisted: one watched would tell the next
 
     # The table: each bot's mean final total over its three seats.
     table = api.get(LADDER, {"seats": 3}).json()
@@ -248,7 +252,7 @@ def test_two_jobs_at_once_deal_one_set(api: APIClient) -> None:
     (duplicate,) = DuplicateSet.objects.all()
     handles = {p.account.handle for p in duplicate.players.all()}
     assert handles == {"first-bot", "second-bot"}  # both online: no built-in needed
-    assert duplicate.games.count() == 2 and ladder.sweep() == 0
+    assert duplicate.games.count() == 1 and ladder.sweep() == 0  # its first rotation
 
 
 def test_a_lone_bot_is_never_dealt_more_seats_than_the_builtins_fill(api: APIClient) -> None:
@@ -257,5 +261,5 @@ def test_a_lone_bot_is_never_dealt_more_seats_than_the_builtins_fill(api: APICli
     laddered(api, "second-big-bot", [7])
     assert ladder.sweep() == 2
     (duplicate,) = ladder.start_sets()
-    assert duplicate.seats == 7 and duplicate.games.count() == 7
+    assert duplicate.seats == 7 and duplicate.games.count() == 1  # its first rotation
     assert sum(p.account.builtin for p in duplicate.players.all()) == 5
