@@ -66,14 +66,23 @@ def handle_rating(handle: str) -> dict[str, Any]:
 def history_changes(account: Account) -> QuerySet[RatingChange]:
     """The account's rating changes, one per rated game, oldest first: pages of them are its
     history (`history_point`)."""
-    return RatingChange.objects.filter(account=account).order_by("rated_game")
+    changes = RatingChange.objects.filter(account=account).order_by("rated_game")
+    return changes.select_related("game").only(*HISTORY_FIELDS)
+
+
+#: What a history point reads of a change and its game.
+HISTORY_FIELDS = (
+    "game__listed", "at", "rank", "seats", "mu_after", "sigma_after", "game_id", "account_id",
+    "rated_game_id",
+)  # fmt: skip
 
 
 def history_point(change: RatingChange) -> dict[str, Any]:
-    """One point of a rating history: the game, when it was rated, the rank among how many
-    seats, and the rating after it."""
+    """One point of a rating history: the game (null for a private one: its id is its
+    invitation, which a public history must not hand out), when it was rated, the rank among
+    how many seats, and the rating after it."""
     return {
-        "game": change.game_id,
+        "game": change.game_id if change.game.listed else None,
         "at": change.at,
         "rank": change.rank,
         "seats": change.seats,

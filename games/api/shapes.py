@@ -969,7 +969,11 @@ class LeaderboardSerializer(serializers.Serializer):
 
 
 class RatingHistoryPointSerializer(serializers.Serializer):
-    game = serializers.UUIDField(help_text="The rated game.")
+    game = serializers.UUIDField(
+        allow_null=True,
+        help_text="The rated game; null for a private (unlisted) one, whose id is its "
+        "invitation (ladder games are unlisted too).",
+    )
     at = serializers.DateTimeField(help_text="When it was rated.")
     rank = serializers.IntegerField(help_text="The account's rank in it (1 the best).")
     seats = serializers.IntegerField(help_text="Among how many seats.")

@@ -111,3 +111,17 @@ def test_an_account_that_leaves_a_rated_game_ranks_last_and_its_bot_is_not_rated
     assert sorted([changes["greedy"].rank, changes["random"].rank]) == (
         [1, 1] if totals[1] == totals[2] else [1, 2]
     )
+
+
+def test_a_rating_history_names_listed_games_only() -> None:
+    from accounts.models import Account
+    from ratings.reading import rating_history
+
+    listed = bots_game("greedy", "random", seed=1)
+    run_jobs()
+    private = core.create_game(seats=2, options={"end_score": 30}, seed=2, rated=True, listed=False)
+    for strategy in ("greedy", "random"):
+        core.join_game(private.id, strategy, strategy)
+    run_jobs()
+    history = rating_history(Account.objects.get(handle="greedy"))
+    assert [point["game"] for point in history] == [listed, None]
