@@ -167,7 +167,7 @@ def continue_sets() -> int:
         lineup = [
             p.account for p in duplicate.players.select_related("account").order_by("position")
         ]
-        _deal_rotation(duplicate, lineup, duplicate.dealt)  # type: ignore[attr-defined]
+        _deal_rotation(duplicate, lineup, duplicate.dealt)
         dealt += 1
     return dealt
 

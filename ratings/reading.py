@@ -23,7 +23,7 @@ from engine.state import CANCELED, FINISHED, WAITING
 from games import core
 from games.models import Game, GameEvent
 from ratings import ladder
-from ratings.models import Rating, RatingChange
+from ratings.models import RatedGame, Rating, RatingChange
 from ratings.services import rating_data, rating_of
 from ratings.skill import DEFAULT, ESTABLISHED_GAMES, Skill, predict_win
 
@@ -266,3 +266,9 @@ def ladder_table(seats: int) -> list[dict[str, Any]]:
     of that mean (low, high), bootstrapped over the sets: the API's table, one source."""
     entries: list[dict[str, Any]] = ladder.table(seats)["entries"]
     return entries
+
+
+def ratings_settled(game: Game) -> bool:
+    """Whether a finished rated game has been rated: its seats' changes are final (they come
+    after its last event, so a page that shows the game by its version asks this too)."""
+    return bool(game.options.get("rated")) and RatedGame.objects.filter(game=game).exists()

@@ -19,13 +19,14 @@ def invite_url(request: HttpRequest, game: Game) -> str:
     return request.build_absolute_uri(reverse("web:table", args=[game.id]))
 
 
-def page_tag(game: Game, rematch: Game | None) -> str:
+def page_tag(game: Game, rematch: Game | None, *, rated: bool = False) -> str:
     """What the table shows of the game, as the `since` its partial is asked with: its
-    version, and for a finished game the seats taken in its rematch, which no event of its
-    own tells."""
+    version, and for a finished game what no event of its own tells: whether it has been
+    `rated` (its seats' rating changes), and the seats taken in its rematch."""
+    tag = f"{game.version}-rated" if rated else str(game.version)
     if rematch is None:
-        return str(game.version)
-    return f"{game.version}-{rematch.id}-{rematch.players_joined}"
+        return tag
+    return f"{tag}-{rematch.id}-{rematch.players_joined}"
 
 
 def rematch_context(

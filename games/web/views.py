@@ -51,6 +51,7 @@ from games.web.seats import (
 )
 from games.web.table import table_context
 from games.web.words import Names, Seen, event_words, idle_words
+from ratings.reading import ratings_settled
 
 #: Events read back for the last action in words: a whole turn and what it caused fit.
 TURN_EVENTS = 10
@@ -300,7 +301,7 @@ def _table_context(request: HttpRequest, seen: Viewer, data: dict[str, Any]) -> 
     context["stale"] = _stale_words(seen.game)
     _show_ratings(context, seen.game, data)
     rematch = next_game(seen.game)  # read with the view's data: kept on the game
-    context["page_tag"] = page_tag(seen.game, rematch)
+    context["page_tag"] = page_tag(seen.game, rematch, rated=_rated(seen.game))
     context["rematch"] = rematch_context(request, seen.game, seen.seat, rematch)
     if data["status"] == Status.WAITING:
         context["invite_url"] = invite_url(request, seen.game)
@@ -417,6 +418,11 @@ def rematch(request: HttpRequest, game_id: str) -> HttpResponse:
     return redirect("web:table", game_id=seen.game.id)
 
 
+def _rated(game: Game) -> bool:
+    """A finished game whose ratings have moved since its last event (R14)."""
+    return game.status == Status.FINISHED and ratings_settled(game)
+
+
 @require_GET
 @game_page
 @rate_limited
@@ -425,7 +431,9 @@ def table_partial(request: HttpRequest, game_id: str) -> HttpResponse:
     """The table's region alone, for htmx to swap in; 204 when the page already shows the
     game's version (`?since=`), so a poll or a late stream frame costs one read."""
     seen = viewer(request, game_id)
-    if request.GET.get("since") == page_tag(seen.game, next_game(seen.game)):
+    if request.GET.get("since") == page_tag(
+        seen.game, next_game(seen.game), rated=_rated(seen.game)
+    ):
         return HttpResponse(status=204)
     context = _table_context(request, seen, _view_data(seen))
     return render(request, "games/_table.html", {**context, "partial": True})

@@ -158,3 +158,28 @@ def test_changes_chances_and_axes_in_words() -> None:
     assert (scale.low, scale.high, scale.ticks) == (10, 40, [10, 15, 20, 25, 30, 35, 40])
     drawn = bar({"mu": 25.0, "sigma": 25 / 3}, (0, 50))
     assert (drawn["x"], drawn["mu_x"], drawn["length"]) == (33.33, 100.0, 133.34)
+
+
+def test_a_finished_rated_tables_partial_changes_once_the_game_is_rated() -> None:
+    """The ratings' changes come after the game's last event: a page that showed the game by
+    its version alone would never fetch them."""
+    from django.test import Client
+
+    from games import core
+    from tests.api.bots_support import due_jobs, run_jobs
+
+    game = core.create_game(seats=2, options={"end_score": 30}, seed=3, rated=True)
+    for strategy in ("greedy", "random"):
+        core.join_game(game.id, strategy, strategy)
+    rating = [job for job in due_jobs() if "rate_finished_games" in job.task_path]
+    while not rating:  # the bots' moves, up to the end (which queues the rating)
+        job = due_jobs().exclude(task_path__contains="rate_finished").first()
+        job.task.call(*job.args_kwargs["args"], **job.args_kwargs["kwargs"])
+        job.set_successful(None)
+        rating = [job for job in due_jobs() if "rate_finished_games" in job.task_path]
+    version = str(core.get_game(game.id).version)
+    client = Client()
+    assert client.get(f"/games/{game.id}/table?since={version}").status_code == 204
+    run_jobs()  # rated now
+    page = client.get(f"/games/{game.id}/table?since={version}")
+    assert page.status_code == 200 and "rating change" in page.content.decode()
