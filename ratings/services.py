@@ -8,11 +8,12 @@ rows, the accounts' current ratings, and a `rating_changed` letter to each accou
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
@@ -26,6 +27,8 @@ from games import core
 from games.models import Game, GameEvent, Status
 from ratings.models import RatedGame, Rating, RatingChange, RatingsLock
 from ratings.skill import DEFAULT, ESTABLISHED_GAMES, Skill, rate
+
+logger = logging.getLogger("ratings")
 
 #: Games one rating transaction rates at most: a backlog (a worker down for a while, many games
 #: finishing at once) costs one commit per batch, and the lock is never held for long.
@@ -44,10 +47,28 @@ def rate_pending() -> int:
 def _rate_batch() -> int:
     with transaction.atomic():
         _lock()
-        games = list(pending_games()[:RATE_BATCH])
-        for game in games:
-            rate_game(game)
-        return len(games)
+        return sum(_rate_one(game) for game in pending_games()[:RATE_BATCH])
+
+
+#: Tries of one game whose letters collided with another writer's (an inbox's next number).
+LETTER_TRIES = 3
+
+
+def _rate_one(game: Game) -> int:
+    """Rate `game` in a savepoint of the batch: a collision of its letters with another
+    writer's is tried again, and a game that cannot be rated is logged and left (pending) so
+    that it never holds the others back. Answers 1 if it was rated."""
+    for _ in range(LETTER_TRIES):
+        try:
+            with transaction.atomic():
+                rate_game(game)
+            return 1
+        except IntegrityError:  # an inbox's next number, taken meanwhile: read it again
+            continue
+        except Exception:
+            logger.exception("rating game %s failed: left for the next run", game.pk)
+            return 0
+    return 0
 
 
 def _lock() -> None:

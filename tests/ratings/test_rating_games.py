@@ -125,3 +125,23 @@ def test_a_rating_history_names_listed_games_only() -> None:
     run_jobs()
     history = rating_history(Account.objects.get(handle="greedy"))
     assert [point["game"] for point in history] == [listed, None]
+
+
+def test_a_game_that_cannot_be_rated_is_left_pending_and_holds_no_other_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    broken = bots_game("greedy", "random", seed=1)
+    fine = bots_game("statistician", "rusher", seed=2)
+    real = services.outcome_of
+
+    def outcome_of(game: Game) -> services.Outcome:
+        if game.pk == broken:
+            raise RuntimeError("a log that cannot be read")
+        return real(game)
+
+    monkeypatch.setattr(services, "outcome_of", outcome_of)
+    run_jobs()
+    assert RatedGame.objects.filter(game_id=fine).exists()
+    assert [g.pk for g in services.pending_games()] == [broken]
+    monkeypatch.setattr(services, "outcome_of", real)
+    assert services.rate_pending() == 1 and not services.pending_games().exists()
