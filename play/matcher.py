@@ -14,7 +14,7 @@ group's common minimum; a seeker without `bots_after` (or whose wait is not over
 waiting for people.
 
 Rated seeks (R14) are matched with rated seeks only, near their rating first: a group's
-seekers' ordinals (`mu - 3 sigma`, `ratings.reading.account_rating`) span at most the rating
+seekers' ordinals (`mu - 3 sigma`, `ratings.reading.ordinals`) span at most the rating
 window of its oldest seeker, `RATING_WINDOW` points at once, `RATING_WINDOW_STEP` more for each
 `RATING_WINDOW_STEP_SECONDS` it has waited, and without bound once it has waited
 `RATING_WINDOW_OPEN_AFTER_SECONDS` (docs/CLIENTS.md, "Rated games"). The bots that fill a rated
@@ -46,7 +46,7 @@ from games.core import bots, clock
 from games.models import Game
 from play.models import Seek, SeekStatus
 from play.seeks import lapse_seeks, live_seeks
-from ratings.reading import account_rating
+from ratings.reading import ordinals
 
 logger = logging.getLogger("play.matcher")
 
@@ -134,7 +134,8 @@ def plan(seeks: Sequence[Seek], now: datetime) -> list[Match]:
 def _ordinals(pool: list[Seek]) -> dict[object, float]:
     """Each seek's account's ordinal now (OpenSkill's default, 0, before its first rated
     game)."""
-    return {seek.pk: account_rating(seek.account)["ordinal"] for seek in pool}
+    by_account = ordinals([seek.account_id for seek in pool])
+    return {seek.pk: by_account[seek.account_id] for seek in pool}
 
 
 def rating_window(waited: timedelta) -> float:

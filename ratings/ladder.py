@@ -52,8 +52,6 @@ LADDER_SETS_PER_HOUR = 6
 DEFAULT_SEATS = (2,)
 #: The bits of a set's seed (as the games' own secret seeds).
 SEED_BITS = 63
-#: The statuses of a game not over yet: a set with one of them is unfinished.
-UNFINISHED = (Status.WAITING, Status.SETUP, Status.PLAYING)
 
 
 class BotAccountRequired(ServiceError):

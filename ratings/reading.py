@@ -272,3 +272,12 @@ def ratings_settled(game: Game) -> bool:
     """Whether a finished rated game has been rated: its seats' changes are final (they come
     after its last event, so a page that shows the game by its version asks this too)."""
     return bool(game.options.get("rated")) and RatedGame.objects.filter(game=game).exists()
+
+
+def ordinals(account_ids: list[int]) -> dict[int, float]:
+    """The accounts' ordinals now, in one query (OpenSkill's default before a first rated
+    game): what the matcher's rating window compares."""
+    found = dict(
+        Rating.objects.filter(account_id__in=account_ids).values_list("account_id", "ordinal")
+    )
+    return {account_id: found.get(account_id, DEFAULT.ordinal) for account_id in account_ids}

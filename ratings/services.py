@@ -15,7 +15,6 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
-from django.utils import timezone
 
 from accounts.handles import handle_key
 from accounts.inbox import Letter, deliver
@@ -24,6 +23,7 @@ from accounts.services import builtin_account_id
 from engine import Event, GameState, event_from_data
 from engine.ranking import final_ranks, handed_over
 from games import core
+from games.core import clock
 from games.models import Game, GameEvent, Status
 from ratings.models import RatedGame, Rating, RatingChange, RatingsLock
 from ratings.skill import DEFAULT, ESTABLISHED_GAMES, Skill, rate
@@ -130,7 +130,7 @@ def rate_game(game: Game) -> list[RatingChange]:
     outcome = outcome_of(game)
     ratings = _current(outcome.accounts)
     after = rate([Skill(r.mu, r.sigma) for r in ratings], outcome.ranks)
-    now = timezone.now()
+    now = clock.now()
     rated_game = RatedGame.objects.create(game=game, rated_at=now)
     changes = [
         _change(rated_game, seat, outcome, before, skill, now)
