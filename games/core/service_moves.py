@@ -5,14 +5,16 @@
 from __future__ import annotations
 
 import uuid
-from contextlib import suppress
+from contextlib import nullcontext, suppress
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import IntegrityError
 from django.db.models import Q
 
 from engine import (
     Action,
+    Event,
     GameState,
     StopPlay,
     act,
@@ -27,6 +29,7 @@ from games.core.errors import (
 from games.core.states import game_state, shuffler_of
 from games.models import Game, Status
 from games.store import log
+from games.store.errors import is_unique_violation
 
 #: Bot moves one `play_bots` job makes before it queues the next: a job stays short, so a
 #: worker killed mid-job costs little, and workers share a long game of bots.
@@ -50,12 +53,31 @@ def play_bots(game_id: uuid.UUID, version: int) -> int:
             return moves
         events, after = act(state, *move, shuffler_of(game))
         try:
-            append_events(game, state, events, after, bots_continue=moves + 1 < BOT_MOVES_PER_JOB)
+            _append_move(game, state, events, after, moves + 1 < BOT_MOVES_PER_JOB)
         except VersionMoved:
             return moves
         state = after
         played += events
     return BOT_MOVES_PER_JOB
+
+
+#: Tries of a bot's move whose letters lost an inbox's next number to another writer.
+LETTER_TRIES = 3
+
+
+def _append_move(
+    game: Game, state: GameState, events: list[Event], after: GameState, bots_continue: bool
+) -> None:
+    """Append a bot's move; a unique violation (a letter numbered at once by another writer of
+    the same inbox, whose append rolled back) is tried again: it lands, or `VersionMoved`."""
+    for tries in range(LETTER_TRIES):
+        try:
+            with store.atomic() if store.writer().in_atomic_block else nullcontext():
+                append_events(game, state, events, after, bots_continue=bots_continue)
+            return
+        except IntegrityError as error:
+            if not is_unique_violation(error) or tries + 1 == LETTER_TRIES:
+                raise
 
 
 def service_move(state: GameState, choose: Chooser) -> tuple[int | None, Action] | None:
