@@ -1,0 +1,1 @@
+// follow: filled by issue 25.

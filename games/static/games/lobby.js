@@ -1,0 +1,1 @@
+// lobby: filled by issue 25.
