@@ -38,6 +38,7 @@ from games.core import clock
 from games.core.errors import ServiceError
 from games.core.resources import iso_time
 from games.models import Game, Status
+from ratings import locks
 from ratings.models import DuplicateGame, DuplicateSet, LadderEntry, LadderLock, Rating, SetPlayer
 from ratings.services import rating_of
 
@@ -175,7 +176,7 @@ def start_sets() -> list[DuplicateSet]:
     eligible bots that makes one, in one transaction under the ladder's lock (so once,
     whatever the number of workers). Answers the new sets dealt."""
     with transaction.atomic():
-        _lock()
+        locks.hold(LadderLock)
         continue_sets()
         now = clock.now()
         waiting = list(eligible(now))
@@ -189,12 +190,6 @@ def start_sets() -> list[DuplicateSet]:
             waiting = [entry for entry in waiting if entry not in bots]
             dealt.append(deal([first.account, *(entry.account for entry in bots)], seats, now))
         return dealt
-
-
-def _lock() -> None:
-    """Wait for any other dealing transaction to end: sets are dealt by one worker at a time."""
-    while not LadderLock.objects.filter(pk=1).update(runs=F("runs") + 1):
-        LadderLock.objects.get_or_create(pk=1)
 
 
 def _plan(first: LadderEntry, others: list[LadderEntry]) -> tuple[int, list[LadderEntry]] | None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, QuerySet
+from django.db.models import QuerySet
 
 from accounts.handles import handle_key
 from accounts.inbox import Letter, deliver
@@ -25,6 +25,7 @@ from engine.ranking import final_ranks, handed_over
 from games import core
 from games.core import clock
 from games.models import Game, GameEvent, Status
+from ratings import locks
 from ratings.models import RatedGame, Rating, RatingChange, RatingsLock
 from ratings.skill import DEFAULT, ESTABLISHED_GAMES, Skill, rate
 
@@ -46,7 +47,7 @@ def rate_pending() -> int:
 
 def _rate_batch() -> int:
     with transaction.atomic():
-        _lock()
+        locks.hold(RatingsLock)
         return sum(_rate_one(game) for game in pending_games()[:RATE_BATCH])
 
 
@@ -69,12 +70,6 @@ def _rate_one(game: Game) -> int:
             logger.exception("rating game %s failed: left for the next run", game.pk)
             return 0
     return 0
-
-
-def _lock() -> None:
-    """Wait for any other rating transaction to end: they apply one game at a time."""
-    while not RatingsLock.objects.filter(pk=1).update(runs=F("runs") + 1):
-        RatingsLock.objects.get_or_create(pk=1)
 
 
 def pending_games() -> QuerySet[Game]:
