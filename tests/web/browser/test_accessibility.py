@@ -57,14 +57,15 @@ def finished_game(site: str) -> tuple[str, int]:
     return game_id, int(view["version"])
 
 
-def violations(axe: Any, page: Any) -> tuple[list[str], list[str]]:
-    """axe's findings on the page as it is now, in words: (serious or critical, the others)."""
+def violations(axe: Any, page: Any, what: str) -> tuple[list[str], list[str]]:
+    """axe's findings on the page as it is now (`what`), in words: (serious or critical, the
+    others)."""
     found: list[dict[str, Any]] = axe.run(page).response["violations"]
     failing: list[str] = []
     lesser: list[str] = []
     for rule in found:
         targets = "; ".join(" ".join(node["target"]) for node in rule["nodes"])
-        line = f"{page.url} [{rule['impact']}] {rule['id']}: {targets} ({rule['helpUrl']})"
+        line = f"{what} [{rule['impact']}] {rule['id']}: {targets} ({rule['helpUrl']})"
         (failing if rule["impact"] in FAILING else lesser).append(line)
     return failing, lesser
 
@@ -97,31 +98,31 @@ def test_axe_finds_no_serious_violation(
     failing: list[str] = []
     lesser: list[str] = []
 
-    def check() -> None:
-        serious, others = violations(axe, page)
+    def check(what: str) -> None:
+        serious, others = violations(axe, page, f"{what} ({page.url})")
         failing.extend(serious)
         lesser.extend(others)
 
     waiting, bob = waiting_game(site)
     page.goto("/")
-    check()  # the lobby, with a game waiting and a finished one
+    check("the lobby, a game waiting and one finished")
     join_game(page, waiting, "Ada")
     play_to_my_turn(page, site, waiting, bob)
-    check()  # the table, seated, on Ada's turn
+    check("a seat's table on its turn")
     click_and_wait(page, button(page, "Draw"))
-    check()  # holding the drawn card: Discard and the cells to place it on
-    for cell in (FACE_UP, FACE_DOWN):  # a card under the pointer keeps its value readable
+    check("a seat's table holding a drawn card")
+    for cell, kind in ((FACE_UP, "face-up"), (FACE_DOWN, "face-down")):
         my_cards(page, "Ada").get_by_role("button", name=cell).first.hover()
-        check()
+        check(f"the pointer on a playable {kind} card")  # its value must stay readable
     page.goto(f"/games/{game_id}/replay?at={last // 2}")
     page.get_by_role("heading", name=f"Replay: step {last // 2} of {last}").wait_for()
-    check()
+    check("a replay mid-game")
     page.goto(f"/games/{game_id}")
     page.get_by_role("region", name="Final standings").wait_for()
-    check()
+    check("a finished game's table")
     for path in PLAIN_PAGES:
         page.goto(path)
-        check()
+        check(path)
     print("\n".join(["Lesser findings (not failed):", *lesser]))
     assert not failing, "axe: serious or critical violations:\n" + "\n".join(failing)
     assert console.unexpected() == []
