@@ -88,13 +88,51 @@ def in_server_folder(path: Path) -> bool:
     return False
 
 
+#: Tests that never touch the configured database: each starts its processes on an SQLite file
+#: of its own whatever DATABASE_URL says (the browser tests' sites, the benchmarks' smoke runs
+#: with `--db sqlite`, servers started on a temporary SQLite file). A folder or a file, relative
+#: to this folder. `make test-postgres` leaves them out (`-m "not sqlite_only"`): on
+#: PostgreSQL they would run again exactly as on SQLite, about 8 minutes of CI for nothing.
+SQLITE_ONLY = {
+    "web/browser",
+    "production/test_bench_load.py",
+    "production/test_bench_stream.py",
+    "production/test_benchmarks_app.py",
+    "production/test_request_turns.py",
+    "production/test_stream_shutdown.py",
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "sqlite_only: runs on an SQLite file of its own whatever DATABASE_URL says "
+        "(tests/conftest.py's SQLITE_ONLY); `make test-postgres` leaves it out",
+    )
+
+
+def is_sqlite_only(path: Path) -> bool:
+    """Whether the test file at `path` is, or is in a folder, listed in `SQLITE_ONLY`."""
+    try:
+        relative = path.relative_to(TESTS)
+    except ValueError:  # not under tests/
+        return False
+    return any(
+        "/".join(relative.parts[:depth]) in SQLITE_ONLY
+        for depth in range(1, len(relative.parts) + 1)
+    )
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark as `server` every test that starts a live server or lives in a server folder, so
-    `make test-fast` (`-m "not server and not slow"`) leaves them out without a list to keep."""
+    `make test-fast` (`-m "not server and not slow"`) leaves them out without a list to keep;
+    and as `sqlite_only` those of `SQLITE_ONLY`, which `make test-postgres` leaves out."""
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
         if "live_server" in fixtures or in_server_folder(item.path):
             item.add_marker(pytest.mark.server)
+        if is_sqlite_only(item.path):
+            item.add_marker(pytest.mark.sqlite_only)
 
 
 @pytest.fixture(scope="session")

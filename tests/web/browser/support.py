@@ -36,6 +36,13 @@ def click_and_wait(page: Any, control: Any) -> None:
     )
 
 
+def caught_up(page: Any, site: str, game_id: str) -> None:
+    """Until the page shows the game's latest version (moves made through the API): a click
+    on a table still being re-read could be counted against the version before it."""
+    latest = api_view(site, game_id)["version"]
+    wait_until(lambda: version(page) == latest, message=f"the table at version {latest}")
+
+
 def my_cards(page: Any, name: str) -> Any:
     """The viewer's own grid: the region named "<name> (you)"."""
     return page.get_by_role("region", name=f"{name} (you)")
@@ -45,9 +52,43 @@ def button(page: Any, name: str) -> Any:
     return page.get_by_role("button", name=name, exact=True)
 
 
-def screenshot(page: Any, name: str) -> None:
+#: What each `<time>` shows in a picture: a date and an hour that do not move between runs
+#: (a duration, "waited 3 min", shows 1 of its unit).
+FIXED_TIMES = r"""() => {
+  const shapes = [
+    [/\b\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}\b/, "1 Jan 2026, 12:00"],
+    [/\b\d{1,2} [A-Z][a-z]+ \d{4}, \d{2}:\d{2}\b/, "1 January 2026, 12:00"],
+    [/\b\d{1,2} [A-Z][a-z]+ \d{4}\b/, "1 January 2026"],
+    [/\b\d{2}:\d{2}(:\d{2})?\b/, "12:00"],
+    [/\d+/g, "1"],
+  ];
+  for (const time of document.querySelectorAll("time")) {
+    const shape = shapes.find(([pattern]) => time.textContent.search(pattern) >= 0);
+    if (shape) time.textContent = time.textContent.replace(shape[0], shape[1]);
+  }
+}"""
+
+
+def save_screenshot(page: Any, name: str) -> bool:
+    """Write `docs/img/<name>.png` (the README's and docs' pictures), the whole page, only if
+    it differs from the file there, so that a test run does not rewrite the pictures for
+    nothing (Chromium encodes the same pixels to the same bytes, so bytes are compared).
+    The same page must give the same picture: motion reduced and CSS animations finished,
+    the caret hidden, the mouse moved away (no hover), and every `<time>` showing a fixed
+    date (the page's own times change with each run; a page saying how long something took
+    or waited must say it in a `<time>` to be pictured). The caller's page shows seeded games
+    with fixed names. Whether the file was written."""
+    page.emulate_media(reduced_motion="reduce")
+    page.mouse.move(0, 0)
+    page.evaluate(FIXED_TIMES)
+    png = page.screenshot(full_page=True, animations="disabled", caret="hide")
+    page.emulate_media(reduced_motion="no-preference")
+    path = SCREENSHOTS / f"{name}.png"
+    if path.is_file() and path.read_bytes() == png:
+        return False
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    path.write_bytes(png)
+    return True
 
 
 def wait_until(condition: Any, timeout: float = 15, message: str = "") -> Any:

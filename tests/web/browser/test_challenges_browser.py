@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .support import button, my_cards, screenshot, status, wait_until
+from .support import button, my_cards, status, wait_until
 from .test_accounts_browser import sign_up, with_console_errors
 
 
@@ -49,7 +49,6 @@ def test_one_challenges_the_other_accepts_and_the_table_deals(new_page: Any) -> 
     entry = invitation(dmitri, "Chloe")
     assert entry.get_by_text("2 seats").is_visible()
     assert dmitri.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
-    screenshot(dmitri, "challenge-incoming")
     button(entry, "Accept").click()
     dmitri.wait_for_url(f"**/games/{game_id}")
     assert my_cards(dmitri, "Dmitri").count() == 1

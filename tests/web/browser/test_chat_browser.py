@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .support import button, screenshot, wait_until
+from .support import button, wait_until
 from .test_accounts_browser import with_console_errors
 from .test_play import create_game, join_game
 
@@ -56,7 +56,6 @@ def test_two_seats_talk_a_guest_reads_the_spectators_room(new_page: Any) -> None
     assert spectators.get_by_label("Message").count() == 0
     say(bob, "Spectators", "Hi watchers")
     wait_until(lambda: shows(watcher, "Spectators", "Hi watchers"), 10, "on the guest's page")
-    screenshot(bob, "table-chat")
 
     # Ada mutes the spectators' room: it is hidden from her, and she cannot write there.
     mute = button(room(ada, "Spectators"), "Mute")

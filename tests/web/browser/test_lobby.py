@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 from typing import Any
 
-from .support import api_create, api_join, api_play, api_view, screenshot
+from .support import api_create, api_join, api_play, api_view
 
 #: The first load of the table page, everything included, compressed (issue 16).
 FIRST_LOAD_LIMIT = 100_000
@@ -31,7 +31,6 @@ def test_the_lobby_lists_waiting_playing_and_finished_games(new_page: Any, site:
     done = page.get_by_role("region", name="Finished")
     assert done.locator(f'li[aria-labelledby="game-{finished}"]').get_by_text("winner").count()
     done.locator(f'li[aria-labelledby="game-{finished}"]').get_by_role("link", name="Replay")
-    screenshot(page, "lobby")
 
 
 def test_the_table_first_load_is_under_100_kb_compressed(new_page: Any, site: str) -> None:

@@ -13,7 +13,6 @@ from .support import (
     button,
     click_and_wait,
     my_cards,
-    screenshot,
     status,
     version,
     wait_until,
@@ -115,15 +114,13 @@ def test_two_browsers_play_a_game_to_its_end_by_clicking(new_page: Any) -> None:
         assert standings.get_by_text("winner").count() >= 1
         assert page.get_by_role("region", name=ROUND_RESULTS).is_visible()
         assert not page.locator("#table form button").count(), f"{name} still has controls"
-    screenshot(ada, "round-result")
 
 
 def picture_mid_game(new_page: Any, game_id: str, name: str, page: Any) -> bool:
-    """Screenshots of the table mid-game: the seat holding a drawn card, and a spectator,
+    """The table mid-game: the seat holding a drawn card, and a spectator,
     who sees the same table without a single control and with the drawn card hidden."""
     click_and_wait(page, button(page, "Draw"))
     assert page.get_by_role("img", name=re.compile(r"^Held card: -?\d+$")).is_visible()
-    screenshot(page, "table-player")
     spectator = new_page()
     spectator.goto(f"/games/{game_id}")
     assert version(spectator) == version(page)
@@ -132,7 +129,6 @@ def picture_mid_game(new_page: Any, game_id: str, name: str, page: Any) -> bool:
     assert not spectator.get_by_role("button", name="Join").count()  # the game is full
     cells = spectator.get_by_role("img", name=CELL_NAME)
     assert cells.count() == 24
-    screenshot(spectator, "table-spectator")
     click_and_wait(page, button(page, "Discard"))  # finish the turn as play_turn would
     click_and_wait(page, first_face_down(page, name))
     return True

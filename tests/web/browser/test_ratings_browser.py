@@ -19,7 +19,7 @@ import pytest
 from loadtest.server import ROOT
 
 from .conftest import is_policy_violation, serve_site
-from .support import screenshot, wait_until
+from .support import save_screenshot, wait_until
 from .test_accounts_browser import with_console_errors
 from .test_rematch_browser import Console
 
@@ -126,7 +126,7 @@ def test_the_bots_leaderboard_shows_provisional_ratings_with_their_bars(
     assert bar.is_visible() and bar.bounding_box()["width"] > 20
     assert fits(page)
     if size != PHONE:
-        screenshot(page, "leaderboard")
+        save_screenshot(page, "leaderboard")
     row.get_by_role("link", name="greedy").click()
     page.get_by_role("heading", name="greedy", level=1).wait_for()
     assert errors == []
@@ -147,7 +147,7 @@ def test_a_profile_charts_its_history_for_screen_readers(open_page: Any) -> None
     assert points.get_by_role("row").count() == 4  # its head and a row per game
     recent = page.get_by_role("region", name="Recent rated games")
     assert recent.get_by_role("link", name=re.compile(r"^Game 3: rank [12] of 2$")).is_visible()
-    screenshot(page, "profile")
+    save_screenshot(page, "profile")
     phone = open_page(**PHONE)
     phone.goto("/players/greedy")
     assert phone.get_by_role("img", name="Rating history of greedy").is_visible()
@@ -174,7 +174,7 @@ def test_a_rated_table_shows_each_seats_rating_and_win_chance(
     assert 99 <= sum(chances) <= 101
     assert entered != ["0.0", "0.0"] and chances != [50, 50]  # two rated games each before
     assert fits(page)
-    screenshot(page, "table-rated")
+    save_screenshot(page, "table-rated")
     page.goto("/")
     assert page.get_by_text("Rated", exact=True).first.is_visible()  # in the lobby's lists
     assert console.unexpected() == []

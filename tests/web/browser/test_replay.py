@@ -15,7 +15,6 @@ from .support import (
     api_play,
     api_view,
     button,
-    screenshot,
     wait_until,
 )
 
@@ -63,7 +62,6 @@ def test_the_replay_steps_through_a_finished_game_showing_every_card(
     wait_until(lambda: step_of(page) == middle, message=f"the slider's step {middle}")
     assert every_card_shown(page) == []
     assert page.get_by_role("heading", name=f"Replay: step {middle} of {last}").is_visible()
-    screenshot(page, "replay")
 
     page.get_by_role("link", name="Last").click()
     wait_until(lambda: step_of(page) == last, message="the last step")
