@@ -7,7 +7,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .support import FACE_DOWN, api_join, api_play, button, my_cards, status, version, wait_until
+from .support import (
+    FACE_DOWN,
+    MOVE_DONE,
+    api_join,
+    api_play,
+    button,
+    my_cards,
+    status,
+    version,
+    wait_until,
+)
 from .test_bots_clocks import MAX_MOVES, create_from_lobby, my_move
 
 #: The hover colour of the page's other buttons, which once hid a card's value.
@@ -80,16 +90,12 @@ def test_a_click_is_not_lost_to_rereads_and_a_hovered_card_keeps_its_value(
     for name in ("Column 1, row 1: face down", "Column 4, row 3: face down"):
         before = version(page)
         my_cards(page, "Ada").get_by_role("button", name=name).click(delay=150)
-        page.wait_for_function(
-            "v => Number(document.getElementById('table').dataset.version) > v", arg=before
-        )
+        page.wait_for_function(MOVE_DONE, arg=before)
     api_play(site, game_id, [bob], until=lambda view: view["current_seat"] == 0)
     wait_until(lambda: button(page, "Draw").count(), message="Ada's turn")
     before = version(page)
     button(page, "Draw").click(delay=150)
-    page.wait_for_function(
-        "v => Number(document.getElementById('table').dataset.version) > v", arg=before
-    )
+    page.wait_for_function(MOVE_DONE, arg=before)
     wait_until(lambda: button(page, "Discard").count(), message="the drawn card held")
     page.evaluate("() => window.clearInterval(window.rereads)")
 
@@ -100,6 +106,14 @@ def test_a_click_is_not_lost_to_rereads_and_a_hovered_card_keeps_its_value(
     down = my_cards(page, "Ada").get_by_role("button", name=FACE_DOWN).first
     down.hover()
     assert down.evaluate(COLOURS)[1] == BACK
+
+    # The last move's classes (table.py's cells) move the cards, unless motion is reduced.
+    moved = "(e, c) => { e.classList.add(c); return getComputedStyle(e).animationName; }"
+    kinds = ("card-placed", "card-turned", "column-removed", "card-discarded")
+    for at, kind in enumerate(kinds, start=4):
+        assert page.locator(".mine .grid .card").nth(at).evaluate(moved, kind) == kind
+    page.emulate_media(reduced_motion="reduce")
+    assert page.locator(".mine .grid .card").nth(8).evaluate(moved, "card-placed") == "none"
 
 
 def test_your_turn_is_heard_and_shown_in_the_tab(new_page: Any, site: str) -> None:
@@ -131,9 +145,7 @@ def test_your_turn_is_heard_and_shown_in_the_tab(new_page: Any, site: str) -> No
     for _ in range(2):
         before = version(page)
         my_cards(page, "Ada").get_by_role("button", name=FACE_DOWN).first.click()
-        page.wait_for_function(
-            "v => Number(document.getElementById('table').dataset.version) > v", arg=before
-        )
+        page.wait_for_function(MOVE_DONE, arg=before)
     wait_until(lambda: page.locator("#table").get_attribute("data-your-turn") == "false")
     page.evaluate(hide, True)
     assert not page.title().startswith("Your turn")  # Bob's setup: not Ada's turn

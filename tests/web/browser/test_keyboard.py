@@ -6,7 +6,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .support import api_join, api_play, api_view, button, my_cards, status, version, wait_until
+from .support import (
+    MOVE_DONE,
+    api_join,
+    api_play,
+    api_view,
+    button,
+    my_cards,
+    status,
+    version,
+    wait_until,
+)
 
 MAX_TABS = 80
 FOCUSED_NAME = "e => e.getAttribute('aria-label') || e.textContent.trim()"
@@ -30,9 +40,7 @@ def enter(page: Any) -> None:
     """Press Enter on the focused control and wait for the table's next version."""
     before = version(page)
     page.keyboard.press("Enter")
-    page.wait_for_function(
-        "v => Number(document.getElementById('table').dataset.version) > v", arg=before
-    )
+    page.wait_for_function(MOVE_DONE, arg=before)
 
 
 def test_one_whole_turn_with_tab_and_enter(new_page: Any, site: str) -> None:
