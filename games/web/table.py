@@ -87,7 +87,33 @@ def _panel(
         "current": seat == data["current_seat"],
         "closer": seat == data["closer_seat"],
         "cells": grid_cells(player["grid"], moves if seat == you else None),
+        **_seat_clock(player, data),
     }
+
+
+def _seat_clock(player: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """A timed game's clock on a seat's panel, where the eye is: the turn's deadline on the
+    seat whose turn it is (the page counts down to it, as the clock line above the table), and
+    under each name its timeouts in a row out of the game's limit, after which a bot takes
+    the seat over (`max_timeouts`). Nothing for a game without a clock."""
+    options = data["options"]
+    if not options.get("turn_seconds"):
+        return {}
+    deadline = data.get("turn_deadline") if player["seat"] == data["current_seat"] else None
+    return {
+        "deadline": deadline,
+        "seconds": _seconds_left(deadline),
+        "timeouts_of": f"{player.get('timeouts', 0)} of {options.get('max_timeouts')}",
+    }
+
+
+def _seconds_left(deadline: str | None, now: datetime | None = None) -> int | None:
+    """The whole seconds left until `deadline` (an ISO time, as the API gives it), as the
+    page shows them before its script counts down; None without a deadline."""
+    if deadline is None:
+        return None
+    at = datetime.fromisoformat(deadline.replace("Z", "+00:00"))
+    return max(0, int((at - (now or datetime.now(UTC))).total_seconds() + 0.999))
 
 
 def seating(seats: int, you: int | None) -> list[int]:

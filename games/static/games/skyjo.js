@@ -14,7 +14,11 @@
   }
 
   // A table swapped in is never older than the one shown: a slow re-read may answer after
-  // the answer to a move.
+  // the answer to a move. And it is morphed into the one shown (idiomorph), not replaced: the
+  // table, its form and every control that is still there stay the same elements, so a click
+  // whose press began before a re-read lands on the control pressed (a replaced button takes
+  // no click), focus stays where it was, and a request the old table sent still finds the page
+  // when it answers (the oob announcement of an answer to a replaced table found no target).
   document.addEventListener("htmx:beforeSwap", function (event) {
     var current = table();
     if (!current || event.detail.target !== current) return;
@@ -23,18 +27,19 @@
       event.detail.shouldSwap = false;
       return;
     }
+    event.detail.swapOverride = "morph";
     var active = document.activeElement;
     focusWasInTable = !active || active === document.body || current.contains(active);
   });
 
-  // Keyboard players stay in the game: when the control they used is gone (htmx keeps focus
-  // on a control that is still there), focus goes to the first control they have now.
+  // Keyboard players stay in the game: when the control they used is gone (the morph keeps
+  // focus on a control that is still there), focus goes to the first move they have now.
   document.addEventListener("htmx:afterSettle", function () {
     var current = table();
     var active = document.activeElement;
     if (!current || !focusWasInTable || (active && active !== document.body)) return;
     focusWasInTable = false;
-    var next = current.querySelector("form button");
+    var next = current.querySelector("form button[name=move]");
     if (next) next.focus();
   });
 
@@ -82,11 +87,15 @@
   // The turn's countdown: counts down to the deadline the server rendered (the server keeps
   // the time: when it runs out, the stream brings the turn it played).
   var COUNTDOWN_MS = 250;
+  var LOW_SECONDS = 5;
   function countDown() {
     var shown = document.querySelectorAll(".countdown[data-deadline]");
     for (var i = 0; i < shown.length; i++) {
-      var left = (Date.parse(shown[i].dataset.deadline) - Date.now()) / 1000;
-      shown[i].textContent = String(Math.max(0, Math.ceil(left)));
+      var left = Math.max(0, Math.ceil((Date.parse(shown[i].dataset.deadline) - Date.now()) / 1000));
+      shown[i].textContent = String(left);
+      // The last seconds: a warning colour, in bold with a "!" (the stylesheet's): colour is
+      // never the only cue.
+      shown[i].classList.toggle("low", left <= LOW_SECONDS);
     }
   }
   window.setInterval(countDown, COUNTDOWN_MS);
@@ -181,5 +190,153 @@
     navigator.clipboard.writeText(source.textContent).then(function () {
       if (said) said.textContent = "Copied.";
     });
+  });
+
+  // A game's stream ends as the API documents (after the game's last event, after a few
+  // minutes, at a restart) and the browser reconnects by itself: that end is no error, but
+  // EventSource reports it as one and htmx's SSE extension logs every report to the console
+  // ("[object Event]"). Its reports reach the extension as before (the table polls while the
+  // stream is away), with no error to log; a stream the browser gave up on (refused: closed)
+  // is said once on the console as a warning, the page polling instead.
+  htmx.createEventSource = function (url) {
+    var source = new EventSource(url, { withCredentials: true });
+    var report = null;
+    function reported(event) {
+      if (!report) return;
+      if (source.readyState === EventSource.CLOSED && window.console) {
+        window.console.warn("The game's stream is unavailable: the table re-reads itself.");
+      }
+      report(null);
+    }
+    Object.defineProperty(source, "onerror", {
+      configurable: true,
+      get: function () { return reported; },
+      set: function (handler) { report = handler; },
+    });
+    source.addEventListener("error", reported);
+    return source;
+  };
+
+  // Whose turn it is, for what a person away from the page should hear and see: the table
+  // says it (`data-your-turn`: the viewer has a move).
+  function yourTurn() {
+    var current = table();
+    return !!current && current.dataset.yourTurn === "true";
+  }
+
+  // The "your turn" sound: off until the person turns it on (the Sound toggle, remembered in
+  // this browser), a short beep made by WebAudio (no file), when the table becomes the
+  // viewer's turn (not on load).
+  var SOUND_KEY = "skyjo.sound";
+  var audio = null;
+  function soundOn() {
+    try {
+      return window.localStorage.getItem(SOUND_KEY) === "on";
+    } catch (e) {
+      return false;
+    }
+  }
+  function showSound() {
+    var toggle = document.getElementById("sound-toggle");
+    if (!toggle) return;
+    toggle.hidden = false;
+    toggle.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+  }
+  function beep() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    audio = audio || new Context();
+    if (audio.state === "suspended") audio.resume();
+    var tone = audio.createOscillator();
+    var volume = audio.createGain();
+    var now = audio.currentTime;
+    tone.frequency.value = 880;
+    volume.gain.setValueAtTime(0.15, now);
+    volume.gain.exponentialRampToValueAtTime(0.001, now + 0.25);
+    tone.connect(volume);
+    volume.connect(audio.destination);
+    tone.start(now);
+    tone.stop(now + 0.25);
+    window.skyjoBeeps = (window.skyjoBeeps || 0) + 1; // what a test can count
+  }
+  document.addEventListener("click", function (event) {
+    var toggle = event.target.closest && event.target.closest("#sound-toggle");
+    if (!toggle) return;
+    try {
+      window.localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
+    } catch (e) {
+      return;
+    }
+    showSound();
+    if (soundOn()) beep(); // the click lets the page play sound; the person hears what it is
+  });
+
+  // The tab says "Your turn" while the page is in the background and it is the viewer's turn:
+  // its title starts so, its icon changes; both come back when the page is seen again.
+  var TITLE_MARK = "Your turn · ";
+  function showTurnInTab() {
+    var icon = document.querySelector("link[rel=icon][data-turn-href]");
+    var away = document.hidden && yourTurn();
+    var title = document.title.indexOf(TITLE_MARK) === 0
+      ? document.title.slice(TITLE_MARK.length) : document.title;
+    document.title = away ? TITLE_MARK + title : title;
+    if (!icon) return;
+    if (!icon.dataset.href) icon.dataset.href = icon.getAttribute("href");
+    icon.setAttribute("href", away ? icon.dataset.turnHref : icon.dataset.href);
+  }
+  document.addEventListener("visibilitychange", showTurnInTab);
+
+  // On a small screen, the table shows the person their grid and the piles when their turn
+  // comes: the page scrolls (only) as far as needed to show them whole.
+  function showMyMove() {
+    var mine = document.querySelector("#table .player.mine");
+    var piles = document.querySelector("#table .middle");
+    if (!mine || !piles) return;
+    var top = piles.getBoundingClientRect().top;
+    var bottom = mine.getBoundingClientRect().bottom;
+    var height = window.innerHeight;
+    if (top >= 0 && bottom <= height) return;
+    // Up to the piles when they are above, else down to the grid's end; the piles first when
+    // both cannot be shown.
+    window.scrollBy(0, top < 0 || bottom - top > height ? top : bottom - height);
+  }
+
+  var wasYourTurn = null; // null: the page just loaded
+  function turnChanged() {
+    var now = yourTurn();
+    if (now && wasYourTurn === false && soundOn()) beep();
+    if (now && !wasYourTurn) showMyMove();
+    wasYourTurn = now;
+    showTurnInTab();
+    showSound();
+  }
+  document.addEventListener("DOMContentLoaded", turnChanged);
+  document.addEventListener("htmx:afterSettle", turnChanged);
+
+  // The arrow keys move the focus within the viewer's grid as the page lays it out (3 rows of
+  // 4 columns, in reading order), to the next card they may play in that direction.
+  var STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  var COLUMNS = 4;
+  document.addEventListener("keydown", function (event) {
+    var step = STEPS[event.key];
+    var cell = event.target;
+    var grid = cell && cell.parentNode;
+    if (!step || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (!grid || !grid.classList || !grid.classList.contains("grid") || !grid.closest(".mine")) {
+      return;
+    }
+    var cells = Array.prototype.slice.call(grid.children);
+    var at = cells.indexOf(cell);
+    var rows = Math.ceil(cells.length / COLUMNS);
+    var column = at % COLUMNS;
+    var row = Math.floor(at / COLUMNS);
+    event.preventDefault();
+    for (;;) {
+      column += step[0];
+      row += step[1];
+      if (column < 0 || column >= COLUMNS || row < 0 || row >= rows) return;
+      var next = cells[row * COLUMNS + column];
+      if (next && next.tagName === "BUTTON") return next.focus();
+    }
   });
 })();

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -127,22 +128,35 @@ def is_policy_violation(message: Any) -> bool:
 @pytest.fixture
 def new_page(browser: Any, site: str) -> Iterator[Any]:
     """Open pages, each in a browser context of its own (its own cookies: another player).
-    Every test fails if a page's Content-Security-Policy refused anything it holds (an inline
-    style htmx added, say): the pages must work under their policy, not around it."""
+    Every test fails if a page logged an error to its console or threw (htmx logs every error
+    event it handles: a swap that missed its target, a stream that failed), unless the test
+    expects it (`allow`, a pattern of the errors it provokes on purpose); and if the page's
+    Content-Security-Policy refused anything it holds (an inline style htmx added, say): the
+    pages must work under their policy, not around it."""
     contexts: list[Any] = []
-    violations: list[str] = []
+    errors: list[str] = []
 
-    def open_page(width: int = 1000, height: int = 800) -> Any:
+    def open_page(width: int = 1000, height: int = 800, allow: str | None = None) -> Any:
         context = browser.new_context(
             base_url=site, viewport={"width": width, "height": height}, device_scale_factor=1
         )
         context.set_default_timeout(10_000)
         contexts.append(context)
         page = context.new_page()
-        page.on("console", lambda m: violations.append(m.text) if is_policy_violation(m) else None)
+        expected = re.compile(allow) if allow else None
+
+        def console(message: Any) -> None:
+            policy = is_policy_violation(message)
+            if message.type == "error" and (
+                policy or not (expected and expected.search(message.text))
+            ):
+                errors.append(message.text)
+
+        page.on("console", console)
+        page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
         return page
 
     yield open_page
     for context in contexts:
         context.close()
-    assert not violations, violations
+    assert not errors, errors

@@ -123,7 +123,7 @@ def test_a_clock_counts_down_and_a_timeout_is_shown(new_page: Any, site: str) ->
         "the timeout in words",
     )
     assert api_view(site, game_id)["players"][0]["timeouts"] >= 1
-    assert page.get_by_text(re.compile(r"timeouts: \d")).count()
+    assert page.get_by_text(re.compile(r"^Timeouts: [1-9] of 3$")).count()
 
 
 def test_leave_seat(new_page: Any, site: str) -> None:

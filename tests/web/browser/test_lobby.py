@@ -57,5 +57,9 @@ def test_the_table_reflows_to_one_column_on_a_phone(new_page: Any, site: str) ->
     page = new_page(width=390, height=844)
     page.goto(f"/games/{game}")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
-    lefts = {round(box["x"]) for box in (s.bounding_box() for s in page.locator(".player").all())}
-    assert len(lefts) == 1, lefts  # the grids one above the other
+    boxes = [s.bounding_box() for s in page.locator(".player").all()]
+    # The seats drawn compact side by side above the piles (issue 25), within the width.
+    assert len({round(box["y"]) for box in boxes}) == 1, boxes
+    assert all(box["x"] >= 0 and box["x"] + box["width"] <= 390 for box in boxes), boxes
+    piles = page.get_by_role("region", name="Piles").bounding_box()
+    assert all(box["y"] + box["height"] <= piles["y"] for box in boxes)  # one column: then piles
