@@ -116,9 +116,9 @@ def test_seats_changing_hands_are_said() -> None:
         CardRevealed(0, 2, 1, 11),
         TurnPassed(0, 1),
     )
-    assert turn_words(events, NAMES) == (
-        "Ada ran out of time (the greedy bot plays the seat from now on): Ada drew the 3, "
-        "discarded it and turned up the 11 at column 3, row 2."
+    assert turn_words(events, NAMES) == (  # issue 25: the bot plays those moves, not Ada
+        "Ada ran out of time once too often: the greedy bot plays the seat now. "
+        "Ada's bot (greedy) drew the 3, discarded it and turned up the 11 at column 3, row 2."
     )
 
 
