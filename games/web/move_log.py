@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import COLUMNS, ROWS
-from games.web.words import Names, Seen, is_action, split_actions, told
+from games.web.words import Seen, Told, is_action
 
 #: The classes of the cells (and of the discard pile's card) the last action changed: the
 #: page highlights them for a moment (follow.css) and animates them (skyjo.css).
@@ -36,12 +36,12 @@ _KINDS = (
 Marks = dict[tuple[int, int], str]
 
 
-def move_log(events: Sequence[Seen], names: Names) -> list[dict[str, Any]]:
-    """The rounds of the log, newest first, each with its entries newest first: `round` (0
-    before the first deal), `heading`, `entries` ({"text", "css"}) and `current` (the newest
-    round: shown open)."""
+def move_log(entries: Sequence[Told]) -> list[dict[str, Any]]:
+    """The rounds of the log (its entries `told`), newest first, each with its entries newest
+    first: `round` (0 before the first deal), `heading`, `entries` ({"text", "css"}) and
+    `current` (the newest round: shown open)."""
     rounds: list[dict[str, Any]] = [{"round": 0, "heading": "Before the deal", "entries": []}]
-    for entry, words in told(events, names):
+    for entry, words in entries:
         kind, data = entry[0]
         if kind == "RoundDealt":
             heading = f"Round {data['round']}"
@@ -71,9 +71,9 @@ class LastMove:
     ended_round: int | None = None
 
 
-def last_move(events: Sequence[Seen]) -> LastMove:
-    """The last action's changes, from the log's last entry that is an action."""
-    actions = [entry for entry in split_actions(events) if is_action(entry)]
+def last_move(entries: Sequence[Told]) -> LastMove:
+    """The last action's changes, from the log's last entry (`told`) that is an action."""
+    actions = [entry for entry, _ in entries if is_action(entry)]
     if not actions:
         return LastMove()
     cells: dict[int, Marks] = {}

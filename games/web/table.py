@@ -24,7 +24,7 @@ from games.web.move_log import (
     move_log,
     turned_at_the_end,
 )
-from games.web.words import Names, Seen, called_off, card, listed, turn_words
+from games.web.words import Names, Seen, called_off, card, last_words, listed, told
 
 #: The buttons of the moves that name no card, with their accessible names (a contract:
 #: tests and users' scripts find them by these names).
@@ -278,7 +278,8 @@ def table_context(
     buttons = {a["action"]: BUTTONS[a["action"]] for a in legal if a["action"] in BUTTONS}
     order = seating(data["seats"], data["you"])
     panels = [_panel(data["players"][seat], data, cells) for seat in order]
-    moved = last_move(events)
+    entries = told(events, names)  # the log in words, once
+    moved = last_move(entries)
     if moved.ended_round is None:
         _mark_panels(panels, moved)
     mine = panels.pop() if data["you"] is not None else None
@@ -288,7 +289,7 @@ def table_context(
         "headline": _headline(data, names, events),
         "clock": clock(data, names),
         "prompt": prompt(data),
-        "last_action": turn_words(events, names),
+        "last_action": last_words(entries),
         "others": panels,
         "mine": mine,
         "buttons": buttons,
@@ -302,7 +303,7 @@ def table_context(
         "result": _held_result(data, names, events, moved, live),
         "scores": score_sheet(data, names),
         "standings": standings(data, names),
-        "moves": move_log(events, names) if live is not None else [],
+        "moves": move_log(entries) if live is not None else [],
     }
 
 

@@ -298,18 +298,23 @@ class Teller:
         return f"{self.actor(seat)} {phrases}."
 
 
-def told(events: Sequence[Seen], names: Names) -> list[tuple[list[Seen], str]]:
-    """Every entry of `events` (`split_actions`) with its words, in log order."""
+#: An entry of the log (`split_actions`) with its words.
+Told = tuple[list[Seen], str]
+
+
+def told(events: Sequence[Seen], names: Names) -> list[Told]:
+    """Every entry of `events` (`split_actions`) with its words, in log order: read once
+    for the table's move log, its last action and its last move."""
     teller = Teller(names, {})
     return [(entry, teller.tell(entry)) for entry in split_actions(events)]
 
 
-def turn_words(events: Sequence[Seen], names: Names) -> str:
-    """The last action, with what the same turn did before it and what it caused: "Bob took
-    the 5 from the discard and placed it at column 2, row 1, replacing the 9." (and the next
-    round's deal it caused). `events` are the viewer's log, or its last few (a seat a bot took
-    over before them is then said by its name); "" when none is an action."""
-    entries = told(events, names)
+def last_words(entries: Sequence[Told]) -> str:
+    """The last action of the entries `told`, with what the same turn did before it and what
+    it caused: "Bob took the 5 from the discard and placed it at column 2, row 1, replacing
+    the 9." (and the next round's deal it caused). From the viewer's whole log, or its last
+    few events (a seat a bot took over before them is then said by its name); "" when none
+    is an action."""
     acted = [i for i, (entry, _) in enumerate(entries) if is_action(entry)]
     if not acted:
         return ""

@@ -27,7 +27,7 @@ from engine.events import (
     TurnTimedOut,
 )
 from games.web.move_log import last_move, move_log, turned_at_the_end
-from games.web.words import Names, turn_words
+from games.web.words import Names, last_words, told
 
 ADA = Names(["Ada", "Greedy bot"], you=0)
 SPECTATOR = Names(["Ada", "Greedy bot"])
@@ -60,7 +60,7 @@ def texts(log: list[dict[str, Any]], index: int = 0) -> list[str]:
 
 def test_a_bots_move_is_one_entry_with_its_card_and_position_newest_first() -> None:
     events = seen(*START, CardDrawn(1, 4), CardReplaced(1, 2, 1, 4, 11), TurnPassed(1, 0))
-    log = move_log(events, ADA)
+    log = move_log(told(events, ADA))
     assert [group["heading"] for group in log] == ["Round 1", "Before the deal"]
     assert log[0]["current"] and not log[1]["current"]
     assert texts(log)[:2] == [
@@ -79,14 +79,14 @@ def test_a_hidden_card_is_never_told() -> None:
     """R7: the bot's drawn card, held then discarded, is told once face up, never before;
     its drawer's own log tells it at once."""
     held = seen(*START, CardDrawn(1, 12))
-    assert texts(move_log(held, ADA))[0] == "Greedy bot drew a card from the draw pile."
-    assert "12" not in " ".join(texts(move_log(held, ADA)))
+    assert texts(move_log(told(held, ADA)))[0] == "Greedy bot drew a card from the draw pile."
+    assert "12" not in " ".join(texts(move_log(told(held, ADA))))
     mine = seen(*START, CardDrawn(1, 12), viewer=1)
-    assert texts(move_log(mine, Names(["Ada", "Bot"], you=1)))[0] == (
+    assert texts(move_log(told(mine, Names(["Ada", "Bot"], you=1))))[0] == (
         "You drew the 12 from the draw pile."
     )
     dropped = seen(*START, CardDrawn(1, 12), DrawnCardDiscarded(1, 12), CardRevealed(1, 3, 2, 0))
-    assert texts(move_log(dropped, SPECTATOR))[0] == (
+    assert texts(move_log(told(dropped, SPECTATOR)))[0] == (
         "Greedy bot drew the 12, discarded it and turned up the 0 at column 4, row 3."
     )
 
@@ -105,7 +105,7 @@ def test_column_removals_final_turns_and_the_round_end_are_said() -> None:
         result,
         RoundDealt(2, FULL_DECK),
     )
-    log = move_log(events, ADA)
+    log = move_log(told(events, ADA))
     assert [group["heading"] for group in log][:2] == ["Round 2", "Round 1"]
     assert texts(log) == ["Round 2 is dealt; the 0 starts the discard pile."]
     ended, removed = texts(log, 1)[:2]
@@ -140,7 +140,7 @@ def test_a_timeout_and_a_takeover_name_who_really_moved() -> None:
         CardReplaced(0, 2, 0, 12, 4),
         TurnPassed(0, 1),
     )
-    newest, _, timed_out = texts(move_log(events, ADA))[:3]
+    newest, _, timed_out = texts(move_log(told(events, ADA)))[:3]
     assert timed_out == (
         "You ran out of time: the service played for you and drew the 6 and placed it at "
         "column 4, row 1, replacing the 2."
@@ -150,10 +150,12 @@ def test_a_timeout_and_a_takeover_name_who_really_moved() -> None:
         "The greedy bot playing for you drew the 12 and placed it at column 3, row 1, "
         "replacing the 4."
     )
-    assert move_log(events, ADA)[0]["entries"][0]["css"] == "timeout takeover"
-    assert turn_words(events, ADA) == newest  # the last action's line says the same
+    assert move_log(told(events, ADA))[0]["entries"][0]["css"] == "timeout takeover"
+    assert last_words(told(events, ADA)) == newest  # the last action's line says the same
     later = seen(*START, SeatLeft(0, "greedy"), CardDrawn(0, 12), viewer=None)
-    assert turn_words(later, SPECTATOR) == "Ada's bot (greedy) drew a card from the draw pile."
+    assert (
+        last_words(told(later, SPECTATOR)) == "Ada's bot (greedy) drew a card from the draw pile."
+    )
 
 
 def test_a_timed_out_setup_is_one_entry_per_seat() -> None:
@@ -166,26 +168,31 @@ def test_a_timed_out_setup_is_one_entry_per_seat() -> None:
         CardRevealed(1, 1, 0, 7),
         PlayStarted(1, 1),
     )
-    assert texts(move_log(events, SPECTATOR))[2] == (
+    assert texts(move_log(told(events, SPECTATOR)))[2] == (
         "Ada ran out of time: the service played for Ada and turned up the 5 at column 1, "
         "row 1 and turned up the 3 at column 2, row 1."
     )
-    assert "ran out of time" in turn_words(events[:7], SPECTATOR)
+    assert "ran out of time" in last_words(told(events[:7], SPECTATOR))
 
 
 def test_the_last_move_marks_the_cells_it_changed() -> None:
-    placed = last_move(seen(*START, DiscardTaken(1, 8), CardReplaced(1, 2, 2, 8, 10)))
+    placed = last_move(told(seen(*START, DiscardTaken(1, 8), CardReplaced(1, 2, 2, 8, 10)), ADA))
     assert placed.cells == {1: {(2, 2): "card-placed"}} and placed.discarded
-    turned = last_move(seen(*START, CardDrawn(1, 3), DrawnCardDiscarded(1, 3)))
+    turned = last_move(told(seen(*START, CardDrawn(1, 3), DrawnCardDiscarded(1, 3)), ADA))
     assert turned.cells == {} and turned.discarded
     removal = last_move(
-        seen(*START, DiscardTaken(0, 5), CardReplaced(0, 0, 2, 5, 9), ColumnRemoved(0, 0, 5))
+        told(
+            seen(*START, DiscardTaken(0, 5), CardReplaced(0, 0, 2, 5, 9), ColumnRemoved(0, 0, 5)),
+            ADA,
+        )
     )
     assert removal.cells == {
         0: {(0, 0): "column-removed", (0, 1): "column-removed", (0, 2): "column-removed"}
     }
-    assert last_move(seen(*START, CardDrawn(1, 3))).cells == {}  # held: nothing placed yet
-    assert last_move(seen(*START[:3])).ended_round is None
+    assert (
+        last_move(told(seen(*START, CardDrawn(1, 3)), ADA)).cells == {}
+    )  # held: nothing placed yet
+    assert last_move(told(seen(*START[:3]), ADA)).ended_round is None
 
 
 def test_the_final_reveal_is_the_cells_still_face_down_at_the_round_end() -> None:
@@ -194,4 +201,4 @@ def test_the_final_reveal_is_the_cells_still_face_down_at_the_round_end() -> Non
     turned = turned_at_the_end(events, 1)
     assert len(turned[0]) == 10 and (0, 0) not in turned[0] and (1, 0) not in turned[0]
     assert len(turned[1]) == 9 and (2, 2) not in turned[1]
-    assert last_move(events).ended_round == 1
+    assert last_move(told(events, ADA)).ended_round == 1

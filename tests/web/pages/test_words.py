@@ -20,9 +20,16 @@ from engine.events import (
     TurnPassed,
     TurnTimedOut,
 )
-from games.web.words import EVENT_WORDS, Names, event_words, turn_words
+from games.web.words import EVENT_WORDS, Names, Seen, event_words, last_words, told
 
 NAMES = Names(["Ada", "Bob"])
+
+
+def turn_words(events: list[Seen], names: Names) -> str:
+    """The table's "Last:" line for a log."""
+    return last_words(told(events, names))
+
+
 BOB = Names(["Ada", "Bob"], you=1)
 
 
