@@ -9,16 +9,30 @@ button sends (`forms.parse_move` reads it back).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from engine.cards import COLUMNS, ROWS
 from games.models import Status
-from games.web.words import Names, Seen, called_off, card, listed, turn_words
+from games.web.move_log import (
+    CARD_DISCARDED,
+    CARD_TURNED,
+    LastMove,
+    Marks,
+    last_move,
+    move_log,
+    turned_at_the_end,
+)
+from games.web.words import Names, Seen, called_off, card, last_words, listed, told
 
 #: The buttons of the moves that name no card, with their accessible names (a contract:
 #: tests and users' scripts find them by these names).
 BUTTONS = {"draw": "Draw", "take_discard": "Take discard", "discard": "Discard"}
+#: How long a round's results stay above the next round once its play started, unless the
+#: player dismisses them ("Continue"): long enough to read them (docs/WEB.md). During the
+#: next round's setup they stay whatever the time.
+ROUND_HOLD_SECONDS = 20
 
 
 def card_colour(value: int | None) -> str:
@@ -40,7 +54,10 @@ def move_of(action: dict[str, Any]) -> str:
     return str(action["action"])
 
 
-def _cell(column: int, row: int, cell: dict[str, Any], moves: dict[tuple[int, int], str]) -> Any:
+def _cell(
+    column: int, row: int, cell: dict[str, Any], moves: dict[tuple[int, int], str], mark: str
+) -> Any:
+    """A card of a grid; `mark` the class the last action gave it ("" for none)."""
     where = f"Column {column + 1}, row {row + 1}"
     state, value = cell["state"], cell["value"]
     if state == "removed":
@@ -55,20 +72,31 @@ def _cell(column: int, row: int, cell: dict[str, Any], moves: dict[tuple[int, in
         "id": f"cell-{column}-{row}",
         "label": label,
         "text": shown,
-        "css": f"card {colour}{' down' if state == 'face_down' else ''}",
+        "css": _marked(f"card {colour}{' down' if state == 'face_down' else ''}", mark),
         "move": moves.get((column, row)),
     }
 
 
+def _marked(css: str, mark: str) -> str:
+    """A card's classes with the last action's mark, if any."""
+    return f"{css} {mark}" if mark else css
+
+
 def grid_cells(
-    grid: list[list[dict[str, Any]]], moves: dict[tuple[int, int], str] | None = None
+    grid: list[list[dict[str, Any]]],
+    moves: dict[tuple[int, int], str] | None = None,
+    marks: Marks | None = None,
 ) -> list[dict[str, Any]]:
     """A grid's cells in reading order (row by row), as the page lays them out; empty before
-    the first deal."""
+    the first deal. `marks`: the classes of the cells the last action changed."""
     if not grid:
         return []
-    moves = moves or {}
-    return [_cell(c, r, grid[c][r], moves) for r in range(ROWS) for c in range(COLUMNS)]
+    moves, marks = moves or {}, marks or {}
+    return [
+        _cell(c, r, grid[c][r], moves, marks.get((c, r), ""))
+        for r in range(ROWS)
+        for c in range(COLUMNS)
+    ]
 
 
 def _panel(
@@ -175,22 +203,27 @@ def held_words(data: dict[str, Any], names: Names) -> str:
     return f"{who} {card(held['value'])} {source}."
 
 
-def round_result(data: dict[str, Any], names: Names) -> dict[str, Any] | None:
-    """The last round's result while it is news: until the next round's play starts (during
-    its setup), and once the game is over."""
-    if not data["rounds"] or data["status"] not in (Status.SETUP, Status.FINISHED):
+def round_result(
+    data: dict[str, Any], names: Names, held: bool = False, marks: dict[int, Marks] | None = None
+) -> dict[str, Any] | None:
+    """The last round's result while it is news: during the next round's setup, while it is
+    `held` (it ended moments ago: `ROUND_HOLD_SECONDS`), and once the game is over. `marks`:
+    each seat's cells the round's last action and its final reveal changed."""
+    status = data["status"]
+    if not data["rounds"] or not (status in (Status.SETUP, Status.FINISHED) or held):
         return None
-    result = data["rounds"][-1]
+    result, marks = data["rounds"][-1], marks or {}
     return {
         "round": result["round"],
         "closer": names.of(result["closer_seat"]),
         "players": [
             {
                 "name": names.label(player["seat"]),
-                "cells": grid_cells(player["grid"]),
+                "cells": grid_cells(player["grid"], marks=marks.get(player["seat"])),
                 "raw": player["raw_score"],
                 "score": player["round_score"],
                 "doubled": player["doubled"],
+                "total": data["players"][player["seat"]]["total"],
             }
             for player in result["players"]
         ],
@@ -250,15 +283,31 @@ def _headline(data: dict[str, Any], names: Names, events: Sequence[Seen]) -> str
     return called_off(reasons[-1] if reasons else None)
 
 
-def table_context(data: dict[str, Any], events: Sequence[Seen]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Live:
+    """The live table's times (a replay has none): now, and when the last round ended (None
+    before any did), whose results the table holds above the next round a while."""
+
+    now: datetime
+    ended_at: datetime | None
+
+
+def table_context(
+    data: dict[str, Any], events: Sequence[Seen], live: Live | None = None
+) -> dict[str, Any]:
     """Everything the table's templates show, from the viewer's game resource `data` and the
-    log's last few events as the viewer sees them (for the last action in words)."""
+    log as the viewer sees it: the live table's whole log (`live`), with its move log and its
+    round results held; a replay's last few events, for the last action in words."""
     names = Names([p["name"] for p in data["players"]], data["you"])
     legal = data["legal_actions"]
     cells = {(a["column"], a["row"]): move_of(a) for a in legal if "column" in a}
     buttons = {a["action"]: BUTTONS[a["action"]] for a in legal if a["action"] in BUTTONS}
     order = seating(data["seats"], data["you"])
     panels = [_panel(data["players"][seat], data, cells) for seat in order]
+    entries = told(events, names)  # the log in words, once
+    moved = last_move(entries)
+    if moved.ended_round is None:
+        _mark_panels(panels, moved)
     mine = panels.pop() if data["you"] is not None else None
     return {
         "game": data,
@@ -266,18 +315,67 @@ def table_context(data: dict[str, Any], events: Sequence[Seen]) -> dict[str, Any
         "headline": _headline(data, names, events),
         "clock": clock(data, names),
         "prompt": prompt(data),
-        "last_action": turn_words(events, names),
+        "last_action": last_words(entries),
         "others": panels,
         "mine": mine,
         "buttons": buttons,
         "discard_label": "Discard pile: empty"
         if data["discard_top"] is None
         else f"Discard pile: {data['discard_top']}",
-        "discard_css": f"card {card_colour(data['discard_top'])}",
+        "discard_css": _discard_css(data, moved),
         "held": held_words(data, names),
         "held_card": data["held_card"],
         "held_css": f"card {card_colour((data['held_card'] or {}).get('value'))}",
-        "result": round_result(data, names),
+        "result": _held_result(data, names, events, moved, live),
         "scores": score_sheet(data, names),
         "standings": standings(data, names),
+        "moves": move_log(entries) if live is not None else [],
     }
+
+
+def _mark_panels(panels: list[dict[str, Any]], moved: LastMove) -> None:
+    """The cells the last action changed, marked on the seats' panels (built by `_panel`)."""
+    for panel in panels:
+        marks = moved.cells.get(panel["seat"], {})
+        for cell in panel["cells"]:
+            column, row = (int(n) for n in cell["id"].split("-")[1:])
+            cell["css"] = _marked(cell["css"], marks.get((column, row), ""))
+
+
+def _discard_css(data: dict[str, Any], moved: LastMove) -> str:
+    """The discard pile's card, marked when the last action of this round put a card on it."""
+    fresh = moved.discarded and moved.ended_round is None
+    return _marked(f"card {card_colour(data['discard_top'])}", CARD_DISCARDED if fresh else "")
+
+
+def _held_result(
+    data: dict[str, Any],
+    names: Names,
+    events: Sequence[Seen],
+    moved: LastMove,
+    live: Live | None,
+) -> dict[str, Any] | None:
+    """The round's result, held above the next round for `ROUND_HOLD_SECONDS` after its end
+    (and during the next round's setup), with the last action's cells and the final reveal's
+    marked; on the live table, with when it goes (`until`: the page's script hides it then)
+    and a key for the page to remember its dismissal by."""
+    if not data["rounds"]:
+        return None
+    number = data["rounds"][-1]["round"]
+    ended_at = None if live is None else live.ended_at
+    until = None if ended_at is None else ended_at + timedelta(seconds=ROUND_HOLD_SECONDS)
+    held = live is not None and until is not None and live.now < until
+    marks: dict[int, Marks] = {}
+    if moved.ended_round == number:
+        marks = {seat: dict(cells) for seat, cells in moved.cells.items()}
+    for seat, turned in turned_at_the_end(events, number).items():
+        marks.setdefault(seat, {}).update(dict.fromkeys(turned, CARD_TURNED))
+    result = round_result(data, names, held, marks)
+    if result is not None and live is not None and data["status"] != Status.FINISHED:
+        result["key"] = f"{data['id']}:{number}"
+        result["until"] = None if data["status"] == Status.SETUP else _iso(until)
+    return result
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat().replace("+00:00", "Z")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import wraps
 from typing import Any
 
@@ -49,7 +50,7 @@ from games.web.seats import (
     hold_seat,
     person_credential,
 )
-from games.web.table import table_context
+from games.web.table import Live, table_context
 from games.web.words import Names, Seen, event_words, idle_words
 from ratings.reading import ratings_settled
 
@@ -106,6 +107,15 @@ def seen_events(game: Game, seat: int | None, upto: int) -> list[Seen]:
         (stored.type, seen_data(game, stored, seat))
         for stored in core.logged_events(game, after=max(0, upto - TURN_EVENTS), upto=upto)
     ]
+
+
+def viewer_log(game: Game, seat: int | None, upto: int) -> tuple[list[Seen], datetime | None]:
+    """The whole log up to version `upto` as `seat` may see it (the move log's), in one query,
+    and when its last round ended (None before any did): the table holds that round's
+    results a while after it."""
+    stored = core.logged_events(game, upto=upto)
+    ended = next((event.at for event in reversed(stored) if event.type == "RoundEnded"), None)
+    return [(event.type, seen_data(game, event, seat)) for event in stored], ended
 
 
 def _listed(viewer: int | None, *statuses: str) -> list[dict[str, Any]]:
@@ -296,7 +306,9 @@ def _table_context(request: HttpRequest, seen: Viewer, data: dict[str, Any]) -> 
     """The table's context for the viewer's game resource `data`, with its stream, its links
     (a waiting game's invite link, a finished game's rematch) and, for a browser not yet
     seated at a waiting game, the form to join it."""
-    context = table_context(data, seen_events(seen.game, seen.seat, data["version"]))
+    events, ended_at = viewer_log(seen.game, seen.seat, data["version"])
+    context = table_context(data, events, Live(clock.now(), ended_at))
+    context["leave"] = _leave_words(seen) if not _played_by_bot(seen, data) else ""
     context["stream"] = reverse("stream", args=[seen.game.id])  # the spectator's: no token
     context["stale"] = _stale_words(seen.game)
     _show_ratings(context, seen.game, data)
@@ -347,7 +359,6 @@ def table(request: HttpRequest, game_id: str) -> HttpResponse:
     seen = viewer(request, game_id)
     data = _view_data(seen)
     context = _table_context(request, seen, data)
-    context["leave"] = _leave_words(seen) if not _played_by_bot(seen, data) else ""
     context["chat"] = chat_context(seen.game, seen.seat, chat_credential(request, seen))
     return render(request, "games/table.html", context)
 
@@ -369,7 +380,7 @@ def _leave_words(seen: Viewer) -> str:
         return ""
     if seen.game.status == Status.WAITING:
         return "Your seat opens again for someone else."
-    return f"The {bots.REPLACEMENT} bot plays it to the end of the game."
+    return "A bot plays your seat to the end."
 
 
 @require_POST
@@ -377,11 +388,19 @@ def _leave_words(seen: Viewer) -> str:
 @rate_limited
 def leave(request: HttpRequest, game_id: str) -> HttpResponse:
     """Give the browser's seat up through the API's use case (a waiting game's seat opens
-    again, a started game's goes to a bot); the session forgets its token, the page watches."""
+    again, a started game's goes to a bot); the session forgets its token, the page watches.
+    Asked first: a post without `confirm=yes` (the table's "Leave seat") answers a page that
+    says what leaving does, with "Yes, leave my seat" and "Cancel"."""
     seen = viewer(request, game_id)
     if seen.seat is None:
         messages.error(request, "You hold no seat at this table.")
         return redirect("web:table", game_id=seen.game.id)
+    if request.POST.get("confirm") != "yes":
+        words = _leave_words(seen)
+        if not words:
+            messages.error(request, "There is no seat to leave: the game is over.")
+            return redirect("web:table", game_id=seen.game.id)
+        return render(request, "games/leave.html", {"game": seen.game, "leave": words})
     try:
         core.leave_seat(seen.game.id, seen.seat, seen.credential)
     except RuleError as refused:

@@ -29,12 +29,6 @@ ACTION_STARTS = frozenset(
         "TurnTimedOut",
     }
 )
-#: The events that say the service, not the seat's player, made the moves that follow.
-TIMED_OUT = frozenset({"TurnTimedOut", "SeatAbandoned"})
-#: What an action may cause, said after it; the rest (the turn passing) the page shows.
-CONSEQUENCES = frozenset(
-    {"ColumnRemoved", "FinalTurnsBegan", "PlayStarted", "RoundEnded", "RoundDealt", "GameEnded"}
-)
 
 
 @dataclass(frozen=True)
@@ -173,25 +167,66 @@ def event_words(kind: str, data: dict[str, Any], names: Names) -> str:
     return kind if say is None else say(data, names)
 
 
-def _turn_start(events: Sequence[Seen], index: int) -> int:
-    """Where the turn of the action at `index` began: a placement or a discard follows the
-    draw or take just before it, a reveal after a discard the discard (events of one turn
-    are adjacent in the log)."""
-    kind = events[index][0]
-    before = events[index - 1][0] if index > 0 else None
-    if kind == "CardReplaced" and before in ("CardDrawn", "DiscardTaken"):
-        return index - 1
-    if kind == "DrawnCardDiscarded" and before == "CardDrawn":
-        return index - 1
-    if kind == "CardRevealed" and before == "DrawnCardDiscarded":
-        return _turn_start(events, index - 1)
-    return index
+#: The moves of a turn (and a join), said as verb phrases of one sentence by `_phrase`.
+MOVES = frozenset(
+    {
+        "PlayerJoined",
+        "CardRevealed",
+        "CardDrawn",
+        "DiscardTaken",
+        "CardReplaced",
+        "DrawnCardDiscarded",
+    }
+)
+#: What a move continues: a placement or a discard the draw or take just before it, a reveal
+#: the discard of a drawn card (the events of one turn are adjacent in the log).
+_CONTINUES = {
+    "CardReplaced": ("CardDrawn", "DiscardTaken"),
+    "DrawnCardDiscarded": ("CardDrawn",),
+    "CardRevealed": ("DrawnCardDiscarded",),
+}
+#: What ends a turn the service plays for a seat whose time ran out.
+_TURN_ENDS = frozenset({"TurnPassed", "PlayStarted", "RoundEnded", "RoundDealt", "GameEnded"})
+#: Said in the log as what they are, never as a consequence: the game going on without words.
+_UNSAID = frozenset({"TurnPassed"})
 
 
-def _phrase(kind: str, data: dict[str, Any], first: bool) -> str:
-    """One action of a turn as a verb phrase; after the first, the held card is "it"."""
+def split_actions(events: Sequence[Seen]) -> list[list[Seen]]:
+    """The log cut into entries, one per action as a person tells it, in log order: a turn's
+    draw and placement (or discard and reveal) together, a timed-out seat's turn with the
+    moves the service made for it, each with what it caused; a deal begins an entry of its
+    own (a round's first). Events before the first action (the game's creation) make one."""
+    entries: list[list[Seen]] = []
+    service: int | None = None  # the seat whose turn the service is playing
+    for kind, data in events:
+        current = entries[-1] if entries else None
+        if current is None or _begins(kind, data, current, service):
+            current = []
+            entries.append(current)
+        current.append((kind, data))
+        if kind == "TurnTimedOut":
+            service = data["seat"]
+        elif kind in _TURN_ENDS or (kind in MOVES and data.get("seat") != service):
+            service = None
+    return entries
+
+
+def _begins(kind: str, data: dict[str, Any], current: list[Seen], service: int | None) -> bool:
+    """Whether the event begins a new entry after `current`."""
+    if kind == "RoundDealt":
+        return True
+    if kind not in ACTION_STARTS or kind == "TurnTimedOut":
+        return kind == "TurnTimedOut"
+    if kind in MOVES and service is not None and data["seat"] == service:
+        return False
+    moves = [k for k, d in current if k in MOVES and d.get("seat") == data.get("seat")]
+    return not (moves and moves[-1] in _CONTINUES.get(kind, ()))
+
+
+def _phrase(kind: str, data: dict[str, Any], first: bool, alone: bool) -> str:
+    """One move of a turn as a verb phrase; after the first, the held card is "it"."""
     if kind == "CardDrawn":
-        return f"drew {card(data['value'])}"
+        return f"drew {card(data['value'])}{' from the draw pile' if alone else ''}"
     if kind == "DiscardTaken":
         return f"took {card(data['value'])} from the discard"
     if kind == "CardReplaced":
@@ -204,50 +239,91 @@ def _phrase(kind: str, data: dict[str, Any], first: bool) -> str:
     return f"took seat {data['seat'] + 1}"  # PlayerJoined
 
 
-def turn_words(events: Sequence[Seen], names: Names) -> str:
-    """The last action, with what the same turn did before it and what it caused: "Bob took
-    the 5 from the discard and placed it at column 2, row 1, replacing the 9." `events` are
-    the log's last few (a turn is at most eight events); "" when none is an action."""
-    starts = [i for i, (kind, _) in enumerate(events) if kind in ACTION_STARTS]
-    if not starts:
+def _shown(moves: list[Seen]) -> list[Seen]:
+    """A drawn card hidden from the viewer while held, told once it went face up (placed or
+    discarded just after)."""
+    if len(moves) > 1 and moves[0][0] == "CardDrawn" and moves[0][1]["value"] is None:
+        return [(moves[0][0], {**moves[0][1], "value": moves[1][1]["value"]}), *moves[1:]]
+    return moves
+
+
+@dataclass(frozen=True)
+class Teller:
+    """Who played each seat, as the log walks on: a seat a bot took over (its player left,
+    or timed out too often) is said as the bot playing for it, never as its player."""
+
+    names: Names
+    taken: dict[int, str]
+
+    def actor(self, seat: int) -> str:
+        bot = self.taken.get(seat)
+        if bot is None:
+            return self.names.of(seat)
+        if seat == self.names.you:
+            return f"The {bot} bot playing for you"
+        return f"{self.names.possessive(seat)} bot ({bot})"
+
+    def tell(self, entry: Sequence[Seen]) -> str:
+        """The entry in words, noting the seats it hands to bots for the entries after it."""
+        said: list[str] = []
+        moves = _shown([(kind, data) for kind, data in entry if kind in MOVES])
+        quiet = {"TurnTimedOut"} if moves or "SeatAbandoned" in dict(entry) else set()
+        for kind, data in entry:
+            if kind in ("SeatLeft", "SeatAbandoned"):
+                self.taken[data["seat"]] = data["bot"]
+            if kind in MOVES and moves:
+                said.append(self._moves(moves, serviced=entry[0][0] == "TurnTimedOut"))
+                moves = []
+            elif kind == "SeatAbandoned":
+                who, bot = self.names.of(data["seat"]), data["bot"]
+                said.append(
+                    f"{who} ran out of time once too often: the {bot} bot plays the seat now."
+                )
+            elif kind not in MOVES and kind not in _UNSAID and kind not in quiet:
+                said.append(event_words(kind, data, self.names))
+        return " ".join(said)
+
+    def _moves(self, moves: list[Seen], serviced: bool) -> str:
+        """A seat's moves as one sentence: its player's, its bot's, or the service's after
+        its time ran out (a bot that takes the seat over then plays it: said as the bot)."""
+        kind, data = moves[0]
+        if kind == "PlayerJoined":
+            return event_words(kind, data, self.names)
+        seat, alone = data["seat"], len(moves) == 1
+        phrases = listed([_phrase(k, d, i == 0, alone) for i, (k, d) in enumerate(moves)])
+        if serviced and seat not in self.taken:
+            who = self.names.of(seat)
+            whom = "you" if seat == self.names.you else who
+            return f"{who} ran out of time: the service played for {whom} and {phrases}."
+        return f"{self.actor(seat)} {phrases}."
+
+
+#: An entry of the log (`split_actions`) with its words.
+Told = tuple[list[Seen], str]
+
+
+def told(events: Sequence[Seen], names: Names) -> list[Told]:
+    """Every entry of `events` (`split_actions`) with its words, in log order: read once
+    for the table's move log, its last action and its last move."""
+    teller = Teller(names, {})
+    return [(entry, teller.tell(entry)) for entry in split_actions(events)]
+
+
+def last_words(entries: Sequence[Told]) -> str:
+    """The last action of the entries `told`, with what the same turn did before it and what
+    it caused: "Bob took the 5 from the discard and placed it at column 2, row 1, replacing
+    the 9." (and the next round's deal it caused). From the viewer's whole log, or its last
+    few events (a seat a bot took over before them is then said by its name); "" when none
+    is an action."""
+    acted = [i for i, (entry, _) in enumerate(entries) if is_action(entry)]
+    if not acted:
         return ""
-    last = starts[-1]
-    if events[last][0] not in _PHRASED:  # leaving, a turn's time running out: said whole
-        return " ".join(event_words(kind, data, names) for kind, data in events[last:])
-    begin = _turn_start(events, last)
-    turn = [events[i] for i in range(begin, last + 1)]
-    (kind, data), *rest = turn
-    if kind == "CardDrawn" and data["value"] is None and rest:  # face up now: say it
-        turn[0] = (kind, {**data, "value": rest[0][1]["value"]})
-    if len(turn) == 1 and turn[0][0] == "CardDrawn":  # a card held: where it came from
-        sentence = event_words(*turn[0], names)
-    else:
-        phrases = [_phrase(kind, data, i == 0) for i, (kind, data) in enumerate(turn)]
-        sentence = f"{names.of(turn[0][1]['seat'])} {listed(phrases)}."
-    caused = [
-        event_words(kind, data, names) for kind, data in events[last + 1 :] if kind in CONSEQUENCES
-    ]
-    return " ".join([_timed_out(events[:begin], names), sentence, *caused]).lstrip()
+    return " ".join(words for _, words in entries[acted[-1] :])
 
 
-#: The actions `_phrase` says as part of a turn.
-_PHRASED = ACTION_STARTS - {"PlayerLeft", "SeatLeft", "TurnTimedOut"}
-
-
-def _timed_out(before: Sequence[Seen], names: Names) -> str:
-    """ "Ada ran out of time:" when the service played the turn (`TurnTimedOut` just before
-    it), saying so when the seat went to a bot for good (`SeatAbandoned`); else ""."""
-    kinds: dict[str, dict[str, Any]] = {}
-    for kind, data in reversed(before):
-        if kind not in TIMED_OUT:
-            break
-        kinds[kind] = data
-    if "TurnTimedOut" not in kinds:
-        return ""
-    who = names.of(kinds["TurnTimedOut"]["seat"])
-    abandoned = kinds.get("SeatAbandoned")
-    bot = f" (the {abandoned['bot']} bot plays the seat from now on)" if abandoned else ""
-    return f"{who} ran out of time{bot}:"
+def is_action(entry: Sequence[Seen]) -> bool:
+    """Whether an entry of `split_actions` holds an action (not only a deal, say)."""
+    return any(kind in ACTION_STARTS for kind, _ in entry)
 
 
 def idle_words(seconds: float) -> str:

@@ -133,6 +133,7 @@ def test_leave_seat(new_page: Any, site: str) -> None:
     api_join(site, game_id, "Bob")
     page.reload()
     button(page, "Leave seat").click()
+    button(page, "Yes, leave my seat").click()  # issue 25: leaving asks first
     page.wait_for_load_state()
     assert page.get_by_text("You left your seat.").is_visible()
     assert not page.get_by_role("button", name="Leave seat").count()

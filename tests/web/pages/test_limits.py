@@ -54,12 +54,13 @@ def test_join_and_leave_posts_stop_appending_at_the_limit(rates: dict[str, str])
     cache.clear()
     bob = Client()
     assert join(bob, game_id, "Bob").status_code == 302
-    assert bob.post(f"/games/{game_id}/leave").status_code == 302
+    leave = f"/games/{game_id}/leave"
+    assert bob.post(leave, {"confirm": "yes"}).status_code == 302  # confirmed (issue 25)
     assert join(bob, game_id, "Bob").status_code == 302
-    assert bob.post(f"/games/{game_id}/leave").status_code == 302
+    assert bob.post(leave, {"confirm": "yes"}).status_code == 302
     version = Game.objects.get(pk=game_id).version
     assert_friendly_429(join(bob, game_id, "Bob"), back=f"/games/{game_id}")
-    assert_friendly_429(bob.post(f"/games/{game_id}/leave"), back=f"/games/{game_id}")
+    assert_friendly_429(bob.post(leave, {"confirm": "yes"}), back=f"/games/{game_id}")
     assert Game.objects.get(pk=game_id).version == version
 
 

@@ -282,5 +282,5 @@ def test_a_seat_a_bot_took_over_offers_no_leave(monkeypatch: pytest.MonkeyPatch)
     run_jobs()  # Ada's setup ran out: a bot plays her seat
     assert "Leave seat" not in ada.get(f"/games/{game_id}").content.decode()
     version = Game.objects.get(pk=game_id).version
-    ada.post(f"/games/{game_id}/leave")
+    ada.post(f"/games/{game_id}/leave", {"confirm": "yes"})
     assert Game.objects.get(pk=game_id).version == version

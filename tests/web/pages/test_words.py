@@ -20,9 +20,16 @@ from engine.events import (
     TurnPassed,
     TurnTimedOut,
 )
-from games.web.words import EVENT_WORDS, Names, event_words, turn_words
+from games.web.words import EVENT_WORDS, Names, Seen, event_words, last_words, told
 
 NAMES = Names(["Ada", "Bob"])
+
+
+def turn_words(events: list[Seen], names: Names) -> str:
+    """The table's "Last:" line for a log."""
+    return last_words(told(events, names))
+
+
 BOB = Names(["Ada", "Bob"], you=1)
 
 
@@ -116,9 +123,9 @@ def test_seats_changing_hands_are_said() -> None:
         CardRevealed(0, 2, 1, 11),
         TurnPassed(0, 1),
     )
-    assert turn_words(events, NAMES) == (
-        "Ada ran out of time (the greedy bot plays the seat from now on): Ada drew the 3, "
-        "discarded it and turned up the 11 at column 3, row 2."
+    assert turn_words(events, NAMES) == (  # issue 25: the bot plays those moves, not Ada
+        "Ada ran out of time once too often: the greedy bot plays the seat now. "
+        "Ada's bot (greedy) drew the 3, discarded it and turned up the 11 at column 3, row 2."
     )
 
 
