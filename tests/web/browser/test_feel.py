@@ -111,7 +111,8 @@ def test_a_click_is_not_lost_to_rereads_and_a_hovered_card_keeps_its_value(
     moved = "(e, c) => { e.classList.add(c); return getComputedStyle(e).animationName; }"
     kinds = ("card-placed", "card-turned", "column-removed", "card-discarded")
     for at, kind in enumerate(kinds, start=4):
-        assert page.locator(".mine .grid .card").nth(at).evaluate(moved, kind) == kind
+        names = page.locator(".mine .grid .card").nth(at).evaluate(moved, kind)
+        assert names == f"{kind}, last-move", names  # its motion, then follow.css's glow
     page.emulate_media(reduced_motion="reduce")
     assert page.locator(".mine .grid .card").nth(8).evaluate(moved, "card-placed") == "none"
 
