@@ -31,7 +31,6 @@ from accounts.models import Account
 from accounts.services import find_player
 from engine import Options, RuleError
 from games import core
-from games.core import bots as strategies
 from games.core import clock
 from games.core.errors import InvalidRequest
 from games.core.resources import iso_time
@@ -161,7 +160,7 @@ def _seated_game(challenger: AccountCredential, request: ChallengeRequest) -> Ga
     )
     game = core.join_game(game.id, challenger.handle, account=challenger).game
     for bot in request.bots:
-        game = core.join_game(game.id, strategies.default_name(bot), bot).game
+        game = core.join_game(game.id, None, bot).game
     return game
 
 

@@ -42,7 +42,7 @@ from django.db import transaction
 from accounts.inbox import Letter, deliver
 from accounts.services import acting_for
 from games import core
-from games.core import bots, clock
+from games.core import clock
 from games.models import Game
 from play.models import Seek, SeekStatus
 from play.seeks import lapse_seeks, live_seeks
@@ -261,7 +261,7 @@ def _start(found: Match) -> None:
         for seat, seek in enumerate(found.seekers):
             _seat(seek, game, seat)
         for strategy in found.bot_strategies():
-            core.join_game(game.id, bots.default_name(strategy), strategy)
+            core.join_game(game.id, None, strategy)
 
 
 def _letter(seek: Seek, game: Game, seat: int) -> Letter:

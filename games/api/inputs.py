@@ -216,7 +216,8 @@ class JoinSerializer(StrictSerializer):
         help_text="The player's display name: 1 to 40 characters, printable (no control, "
         "format, private-use or unassigned character, no line break), not only spaces. It is "
         "stored normalized (NFC) without the spaces around it. Required for a guest; a bot "
-        "named by none is called after its strategy (`Statistician bot`); an account's seat "
+        "named by none is called after its strategy (`Statistician bot`), numbered from 2 "
+        "when the game already has that name (`Statistician bot 2`); an account's seat "
         "(a personal token presented) is named by its handle: send none, or the handle.",
     )
     bot = StrategyField(
@@ -236,11 +237,9 @@ class JoinSerializer(StrictSerializer):
         bot, handle = attrs.get("bot"), self.context.get("account")
         if bot is None and handle is not None:
             return {"name": _account_seat_name(attrs.get("name"), handle)}
-        if "name" not in attrs:
-            if bot is None:
-                raise serializers.ValidationError({"name": ["This field is required."]})
-            attrs["name"] = bots.default_name(bot)
-        return attrs
+        if "name" not in attrs and bot is None:
+            raise serializers.ValidationError({"name": ["This field is required."]})
+        return attrs  # a bot named by none: named by the join, among the game's names
 
 
 def _account_seat_name(name: str | None, handle: str) -> str:

@@ -4,6 +4,8 @@ move one makes for a seat from what that seat may see. The one door to the strat
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engine import Action, Event, GameState
 from engine.autoplay import Chooser
 from engine.strategies import STRATEGIES, History, Seen, choose
@@ -23,9 +25,17 @@ def descriptions() -> dict[str, str]:
     return {name: info.description for name, info in STRATEGIES.items()}
 
 
-def default_name(strategy: str) -> str:
-    """The name a bot's seat gets when its joiner names none: `Statistician bot`."""
-    return f"{strategy.capitalize()} bot"
+def default_name(strategy: str, taken: Iterable[str | None] = ()) -> str:
+    """The name a bot's seat gets when its joiner names none: `Statistician bot`, numbered
+    from 2 when a seat of the game (`taken`, its names so far) already has that name
+    (`Statistician bot 2`, `Statistician bot 3`), so every seat of a game reads apart."""
+    names = {name for name in taken if name is not None}
+    base = f"{strategy.capitalize()} bot"
+    name, number = base, 1
+    while name in names:
+        number += 1
+        name = f"{base} {number}"
+    return name
 
 
 def chooser(game_key: str, seats: int, log: list[Event]) -> Chooser:

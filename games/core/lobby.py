@@ -119,7 +119,7 @@ class Joined:
 
 def join_game(
     game_id: object,
-    name: str,
+    name: str | None,
     bot: str | None = None,
     account: AccountCredential | None = None,
     *,
@@ -127,7 +127,8 @@ def join_game(
 ) -> Joined:
     """Take the next open seat for a guest (a seat token, shown once), for an account (its
     handle as name; its tokens act for the seat, one seat per game: 409 `already_seated`), or
-    for a bot playing strategy `bot` (R13), whose system account the seat names.
+    for a bot playing strategy `bot` (R13), whose system account the seat names. A bot's
+    `name` None: its default (`bots.default_name`), distinct from the game's other names.
 
     Seats held for someone (`holds`) are left to them: a joiner who holds none gets 409
     `seat_reserved` when every open seat is held. `guest_of`: the seat a guest held in the
@@ -138,7 +139,8 @@ def join_game(
     def attempt(_: int) -> Joined:
         game = get_game(game_id)
         before = game_state(game)
-        join = Join(seated.name, bot, seated.handle)
+        name = seated.seat_name(bot, before.names)
+        join = Join(name, bot, seated.handle)
         events, after = act(before, None, join, shuffler_of(game))
         hold = holds.hold_for(game, holder, before.names.count(None))
         seat = events[0].seat  # type: ignore[union-attr]
@@ -151,14 +153,14 @@ def join_game(
             Seat.objects.create(
                 game=game,
                 seat=seat,
-                name=seated.name,
+                name=name,
                 token_hash=seated.held_by(game.id, token),
                 bot=bot,
                 account_id=seated.account_id,
             )
 
         all_or_nothing(write)
-        return Joined(game, seat, seated.name, token, after, bot, seated.handle)
+        return Joined(game, seat, name, token, after, bot, seated.handle)
 
     return optimistic(attempt, game_uuid(game_id))
 
@@ -168,20 +170,31 @@ class _Seated:
     """Who takes a seat: a guest, an account (`handle`, `account_id`), or a bot (a built-in
     one's system account)."""
 
-    name: str
+    name: str | None  # None: a bot's default, chosen once the game's names are read
     handle: str | None
     account_id: int | None
     credential: AccountCredential | None
 
     @classmethod
-    def of(cls, name: str, bot: str | None, account: AccountCredential | None) -> _Seated:
+    def of(cls, name: str | None, bot: str | None, account: AccountCredential | None) -> _Seated:
         if bot is not None:
             system = builtin_account_id(bot)
             return cls(name, None if system is None else bot, system, None)
         if account is not None:
             account.require("play")
             return cls(account.handle, account.handle, account.account_id, account)
+        if name is None:
+            raise InvalidRequest("A guest's seat needs a name.", errors={"name": ["Required."]})
         return cls(name, None, None, None)
+
+    def seat_name(self, bot: str | None, names: Sequence[str | None]) -> str:
+        """The seat's name: the one given, else (a bot's) its default among the game's
+        `names`, read in the same attempt as the join, so two bots joining at once still
+        get distinct names (the second attempt reads the first's)."""
+        if self.name is not None:
+            return self.name
+        assert bot is not None  # `of` let through no nameless person
+        return bots.default_name(bot, names)
 
     @property
     def guest(self) -> bool:

@@ -129,8 +129,15 @@ class CreateGameForm(forms.Form):
 
     def clean(self) -> dict[str, Any] | None:
         data = super().clean() or {}
+        if "seats" in data:
+            self.refuse_unseated_bots(data)
         if data.get("challenge"):  # the challenger sits first, whatever the order of the rest
             return data
+        if "seats" in data and data.get("name") and self.all_bots(data):
+            raise ValidationError(
+                'You gave your name but every seat is a bot\'s: choose "A person" for one '
+                "seat (yours), or leave your name empty to watch the bots play each other."
+            )
         if data.get("rated") and "seats" in data and self.repeats_a_bot(data):
             raise ValidationError("A rated game seats each bot once: choose different bots.")
         if "seats" in data and self.bots(data) is None:
@@ -154,6 +161,27 @@ class CreateGameForm(forms.Form):
             takers.append(choice or None)
             creator = creator and choice != PERSON
         return takers
+
+    @staticmethod
+    def refuse_unseated_bots(data: dict[str, Any]) -> None:
+        """A bot chosen for a seat the game does not have (beyond "Seats": the page hides its
+        picker, but a browser without scripts shows them all) is refused, not dropped."""
+        beyond = [
+            f"Seat {seat + 1}"
+            for seat in range(data["seats"], MAX_SEATS)
+            if data.get(seat_field(seat)) not in (None, PERSON)
+        ]
+        if beyond:
+            raise ValidationError(
+                f"{' and '.join(beyond)}: a bot is chosen for a seat beyond the game's "
+                f'{data["seats"]}: add seats, or choose "A person" there.'
+            )
+
+    @staticmethod
+    def all_bots(data: dict[str, Any]) -> bool:
+        """Whether every seat of the game is a bot's (no seat left for the creator)."""
+        chosen = [data.get(seat_field(seat)) for seat in range(data["seats"])]
+        return all(choice not in (None, PERSON) for choice in chosen)
 
     @staticmethod
     def repeats_a_bot(data: dict[str, Any]) -> bool:
@@ -180,6 +208,46 @@ class CreateGameForm(forms.Form):
 
 def seat_field(seat: int) -> str:
     return f"seat_{seat + 1}"
+
+
+#: The lobby's "Play against bots": how many bots and which strategy, unless remembered.
+DEFAULT_BOTS = 1
+DEFAULT_STRATEGY = "greedy"
+STRATEGY_CHOICES = [(name, name.capitalize()) for name in STRATEGY_NAMES]
+
+
+class PlayBotsForm(forms.Form):
+    """One click to a game against bots: the person in seat 1 and `bots` bots of `strategy`
+    after them. A logged-in person sits under their handle (`person`): no name asked."""
+
+    name = NameField(required=False, label="Your name")
+    bots = forms.IntegerField(
+        min_value=1, max_value=MAX_SEATS - 1, initial=DEFAULT_BOTS, label="Bots"
+    )
+    strategy = forms.ChoiceField(
+        choices=STRATEGY_CHOICES, initial=DEFAULT_STRATEGY, label="Strategy"
+    )
+
+    def __init__(self, *args: Any, person: str | None = None, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        kwargs.setdefault("auto_id", "bots-%s")  # beside the create form's fields
+        super().__init__(*args, **kwargs)
+        self.person = person
+        if person is not None:
+            del self.fields["name"]
+
+    def clean(self) -> dict[str, Any] | None:
+        data = super().clean() or {}
+        if self.person is None and "name" in data and not data["name"]:
+            self.add_error("name", "Give your name: it is your seat's at the table.")
+        return data
+
+    def remembered(self) -> dict[str, Any]:
+        """What the lobby offers next time (kept in the session): the choice just made."""
+        kept = {"bots": self.cleaned_data["bots"], "strategy": self.cleaned_data["strategy"]}
+        if self.cleaned_data.get("name"):
+            kept["name"] = self.cleaned_data["name"]
+        return kept
 
 
 class JoinForm(forms.Form):

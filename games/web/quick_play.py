@@ -27,7 +27,6 @@ import play
 from accounts.credentials import AccountCredential
 from games import core
 from games.api.throttling import BotSeatThrottle, GameCreationThrottle, limits_on
-from games.core import bots
 from games.web.limits import rate_limited
 from games.web.seats import hold_seat, person_credential
 from play.errors import AlreadySeeking, SeekAlreadyMatched, SeekNotFound
@@ -67,7 +66,7 @@ def _guest_game(request: HttpRequest) -> HttpResponse:
         game = core.create_game(seats=GUEST_SEATS, options=None, seed=None)
         joined = core.join_game(game.id, GUEST_NAME)
         for _ in range(GUEST_SEATS - 1):
-            core.join_game(game.id, bots.default_name(GUEST_BOT), GUEST_BOT)
+            core.join_game(game.id, None, GUEST_BOT)
     assert joined.token is not None  # a guest's seat has its token
     hold_seat(request, str(game.id), joined.token)
     return redirect("web:table", game_id=game.id)

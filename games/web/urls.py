@@ -14,6 +14,7 @@ urlpatterns = [
     # Browsers ask for it whatever the page's icon link says (a page answered to a POST, say).
     path("favicon.ico", views.favicon, name="favicon"),
     path("games/new", views.create, name="create"),
+    path("games/bots", views.play_bots, name="play-bots"),
     path("play", quick_play.play_now, name="play-now"),
     path("seeks/<str:seek_id>", quick_play.seek_page, name="seek"),
     path("seeks/<str:seek_id>/status", quick_play.seek_status, name="seek-status"),

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -38,7 +39,7 @@ from games.models import Game, Status
 from games.web import quick_play
 from games.web.challenges import challenges_context, create_challenge, may_challenge
 from games.web.chat_panel import chat_context
-from games.web.forms import CreateGameForm, JoinForm, parse_move
+from games.web.forms import CreateGameForm, JoinForm, PlayBotsForm, parse_move
 from games.web.limits import rate_limited
 from games.web.rating_pages import seat_ratings
 from games.web.rematches import invite_url, page_tag, rematch_context
@@ -133,8 +134,13 @@ def _listed(viewer: int | None, *statuses: str) -> list[dict[str, Any]]:
 
 def _entry(summary: dict[str, Any]) -> dict[str, Any]:
     """A lobby entry (the API's, `game_summary`) with its players' totals and winners by
-    name, as the page lists them (seats are taken in order: a name's index is its seat)."""
+    name, as the page lists them (seats are taken in order: a name's index is its seat), its
+    clock and how long it has waited, in words."""
     winners = summary["winners"] or ()
+    turn_seconds = summary["options"].get("turn_seconds")
+    summary["clock"] = f"{turn_seconds} s a turn" if turn_seconds else "no clock"
+    created = datetime.fromisoformat(summary["created_at"])
+    summary["waited"] = idle_words((clock.now() - created).total_seconds())
     summary["entries"] = [
         {
             "name": name,
@@ -149,7 +155,10 @@ def _entry(summary: dict[str, Any]) -> dict[str, Any]:
 
 
 def _render_lobby(
-    request: HttpRequest, form: CreateGameForm | None = None, status: int = 200
+    request: HttpRequest,
+    form: CreateGameForm | None = None,
+    status: int = 200,
+    bots_form: PlayBotsForm | None = None,
 ) -> HttpResponse:
     person = person_credential(request)
     viewer = None if person is None else person.account_id
@@ -163,15 +172,45 @@ def _render_lobby(
     for game in lists["waiting"]:
         game["held"] = game["id"] in held
         game["join_form"] = JoinForm(auto_id=f"join-{game['id']}-%s")
-    creator = form or CreateGameForm(initial={"name": person.handle} if person else None)
+    kept = remembered(request)
+    name = person.handle if person else kept.get("name")
+    creator = form or CreateGameForm(initial={"name": name} if name else None)
+    handle = None if person is None else person.handle
     context = {
         "form": creator,
+        "bots_form": bots_form or PlayBotsForm(initial=kept, person=handle),
+        "more_options": form is not None and _beyond_the_first_fields(form),
         "yours": yours,
         "play_now": quick_play.lobby_context(),
         **lists,
         **challenges_context(person),
     }
     return render(request, "games/lobby.html", context, status=status)
+
+
+#: The create form's fields shown above "More options"; the rest fold behind it.
+FIRST_FIELDS = frozenset({"name", "seats"})
+
+
+def _beyond_the_first_fields(form: CreateGameForm) -> bool:
+    """Whether a form sent back holds an error "More options" would hide (its folded fields'
+    or the whole form's, which mostly concern the seats' choices): then it opens."""
+    return bool(form.non_field_errors()) or any(field not in FIRST_FIELDS for field in form.errors)
+
+
+#: The session's key for the lobby's remembered choices: "Play against bots" (how many, which
+#: strategy) and a guest's name.
+REMEMBERED = "lobby_choices"
+
+
+def remembered(request: HttpRequest) -> dict[str, Any]:
+    """The choices this browser made last (`PlayBotsForm.remembered`), to prefill the lobby."""
+    kept = request.session.get(REMEMBERED, {})
+    return kept if isinstance(kept, dict) else {}
+
+
+def remember(request: HttpRequest, choices: dict[str, Any]) -> None:
+    request.session[REMEMBERED] = {**remembered(request), **choices}
 
 
 def _your_games(request: HttpRequest) -> list[dict[str, Any]]:
@@ -240,7 +279,34 @@ def create(request: HttpRequest) -> HttpResponse:
         if bot is None:
             _join(request, str(game.id), form.cleaned_data["name"])
         else:
-            core.join_game(game.id, bots.default_name(bot), bot)  # as the API seats a bot
+            core.join_game(game.id, None, bot)  # as the API seats a bot: a distinct name
+    if form.cleaned_data["name"] and person_credential(request) is None:
+        remember(request, {"name": form.cleaned_data["name"]})
+    return redirect("web:table", game_id=game.id)
+
+
+@require_POST
+@rate_limited
+def play_bots(request: HttpRequest) -> HttpResponse:
+    """ "Play against bots" in one click: a game of the person (seat 1) and the bots chosen,
+    dealt at once, through the API's use cases and limits; the choice is remembered for the
+    lobby's next visit. Then the table."""
+    person = person_credential(request)
+    form = PlayBotsForm(request.POST, person=None if person is None else person.handle)
+    if not form.is_valid():
+        return _render_lobby(request, status=400, bots_form=form)
+    count, strategy = form.cleaned_data["bots"], form.cleaned_data["strategy"]
+    remember(request, form.remembered())
+    if not _may_create(request) or not _may_seat_bots(request, [strategy] * count):
+        messages.error(request, "Too many games created from your address: wait a while.")
+        return _render_lobby(request, status=429, bots_form=form)
+    with transaction.atomic():  # the game with its seats, or nothing
+        game = core.create_game(seats=count + 1, options=None, seed=None, created_by=person)
+        joined = core.join_game(game.id, form.cleaned_data.get("name", ""), account=person)
+        for _ in range(count):
+            core.join_game(game.id, None, strategy)
+    if joined.token is not None:  # a guest's seat
+        hold_seat(request, str(game.id), joined.token)
     return redirect("web:table", game_id=game.id)
 
 

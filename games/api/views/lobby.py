@@ -349,7 +349,7 @@ class JoinView(PerViewerView):
         context = {} if account is None else {"account": account.handle}
         form = JoinSerializer(data=_body_or_empty(request), context=context)
         form.is_valid(raise_exception=True)
-        name, bot = form.validated_data["name"], form.validated_data.get("bot")
+        name, bot = form.validated_data.get("name"), form.validated_data.get("bot")
         seated = None if bot is not None else account
         what = ("join_game", core.game_uuid(game_id), name) + (() if bot is None else (bot,))
         keyed = _join_key(request, seated, what)
@@ -374,7 +374,7 @@ def _join_key(
 
 
 def _joined(
-    game_id: str, name: str, bot: str | None, account: AccountCredential | None = None
+    game_id: str, name: str | None, bot: str | None, account: AccountCredential | None = None
 ) -> idempotency.Answer:
     joined = core.join_game(game_id, name, bot, account)
     if joined.account is not None and bot is None:  # an account's seat: its tokens act for it

@@ -102,20 +102,6 @@
   document.addEventListener("DOMContentLoaded", countDown);
   document.addEventListener("htmx:afterSettle", countDown);
 
-  // The create form shows a person-or-bot choice for the seats the game has, no more.
-  function showSeats() {
-    var seats = document.getElementById("id_seats");
-    if (!seats) return;
-    var choices = document.querySelectorAll(".seat-choice[data-seat]");
-    for (var i = 0; i < choices.length; i++) {
-      choices[i].hidden = Number(choices[i].dataset.seat) > Number(seats.value || 0);
-    }
-  }
-  document.addEventListener("input", function (event) {
-    if (event.target && event.target.id === "id_seats") showSeats();
-  });
-  document.addEventListener("DOMContentLoaded", showSeats);
-
   // The replay's play / pause (its button is re-rendered with every step: the state is here).
   function showPlayer() {
     var button = document.getElementById("replay-play");

@@ -55,6 +55,7 @@ def test_an_account_plays_from_two_browsers(new_page: Any) -> None:
     ada.goto("/")
     form = ada.get_by_role("region", name="New game")
     form.get_by_label("Seats").fill("2")
+    form.get_by_text("More options").click()  # the rules, clock and seats fold there
     form.get_by_label("End score").fill("1")
     assert form.get_by_label("Your name").input_value() == "Ada"
     button(form, "Create game").click()

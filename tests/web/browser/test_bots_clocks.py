@@ -32,6 +32,7 @@ def create_from_lobby(page: Any, name: str, **choices: str) -> str:
     page.goto("/")
     form = page.get_by_role("region", name="New game")
     form.get_by_label("Seats", exact=True).fill("2")
+    form.get_by_text("More options").click()  # the rules, clock and seats fold there
     form.get_by_label("End score").fill("1")
     form.get_by_label("Your name").fill(name)
     for label, value in choices.items():

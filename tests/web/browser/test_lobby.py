@@ -1,11 +1,18 @@
-"""The lobby lists games by status; the table page loads small and reflows on a phone."""
+"""The lobby lists games by status, offers "Play against bots" in one click and folds the
+create form's options; the table page loads small and reflows on a phone."""
 
 from __future__ import annotations
 
 import gzip
+import re
 from typing import Any
 
-from .support import api_create, api_join, api_play, api_view
+import pytest
+
+from .support import api_create, api_join, api_play, api_view, button, my_cards
+from .test_accounts_browser import with_console_errors
+
+expect = pytest.importorskip("playwright.sync_api").expect
 
 #: The first load of the table page, everything included, compressed (issue 16).
 FIRST_LOAD_LIMIT = 100_000

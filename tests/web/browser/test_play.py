@@ -29,6 +29,7 @@ def create_game(page: Any, name: str) -> str:
     page.goto("/")
     form = page.get_by_role("region", name="New game")
     form.get_by_label("Seats").fill("2")
+    form.get_by_text("More options").click()  # the rules, clock and seats fold there
     form.get_by_label("End score").fill("1")
     form.get_by_label("Your name").fill(name)
     button(form, "Create game").click()

@@ -17,6 +17,7 @@ from .support import (
     button,
     wait_until,
 )
+from .test_accounts_browser import with_console_errors
 
 SHOWN = re.compile(r": (-?\d+(, face down)?|removed)$")
 
@@ -96,3 +97,36 @@ def test_a_game_in_play_is_replayed_without_its_hidden_cards(new_page: Any, site
     hidden = page.get_by_role("img", name=re.compile(r"face down$"))
     assert hidden.count() == 24 - 4  # each seat's two setup reveals only
     assert not page.locator("#replay .board button").count()  # no move offered
+
+
+def test_the_address_follows_the_replay_so_a_copied_link_opens_its_step(
+    new_page: Any, finished_game: tuple[str, int]
+) -> None:
+    """Defect 7: "Go" left the address as it was. Each click is a step of the history (Back
+    returns to the step before); Play's steps replace the address instead of piling up."""
+    game_id, last = finished_game
+    page = new_page()
+    errors = with_console_errors(page)
+    page.goto(f"/games/{game_id}/replay")
+    chosen = last // 3
+    page.locator("#replay-at").evaluate("(slider, at) => { slider.value = at; }", str(chosen))
+    button(page, "Go").click()
+    wait_until(lambda: step_of(page) == chosen, message=f"step {chosen} after Go")
+    wait_until(lambda: page.url.endswith(f"?at={chosen}"), 5, f"the address of step {chosen}")
+
+    copied = new_page()
+    copied.goto(page.url)
+    assert step_of(copied) == chosen
+    assert copied.get_by_role("heading", name=f"Replay: step {chosen} of {last}").is_visible()
+
+    page.go_back()
+    wait_until(lambda: step_of(page) == 1, message="back to the first step")
+
+    page.goto(f"/games/{game_id}/replay?at=3")
+    entries = page.evaluate("history.length")
+    button(page, "Play").click()
+    wait_until(lambda: step_of(page) >= 6, message="playing forward")
+    button(page, "Pause").click()
+    wait_until(lambda: page.url.endswith(f"?at={step_of(page)}"), 5, "the address of the step")
+    assert page.evaluate("history.length") == entries  # replaced, not pushed
+    assert not errors, errors
