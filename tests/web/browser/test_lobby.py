@@ -70,3 +70,59 @@ def test_the_table_reflows_to_one_column_on_a_phone(new_page: Any, site: str) ->
     assert all(box["x"] >= 0 and box["x"] + box["width"] <= 390 for box in boxes), boxes
     piles = page.get_by_role("region", name="Piles").bounding_box()
     assert all(box["y"] + box["height"] <= piles["y"] for box in boxes)  # one column: then piles
+
+
+def test_the_create_form_folds_its_options_and_shows_the_seats_it_has(
+    new_page: Any, site: str
+) -> None:
+    """Defect 1: with Seats at 2, Seat 3's picker was shown (a style overrode `hidden`)."""
+    page = new_page()
+    errors = with_console_errors(page)
+    page.goto("/")
+    create = page.get_by_role("region", name="Create a new game for friends")
+    expect(create.get_by_label("Your name")).to_be_visible()
+    expect(create.get_by_label("End score")).to_be_hidden()  # folded behind "More options"
+    create.get_by_text("More options", exact=True).click()
+    expect(create.get_by_label("End score")).to_be_visible()
+    create.get_by_label("Seats", exact=True).fill("2")
+    expect(create.get_by_label("Seat 2", exact=True)).to_be_visible()
+    expect(create.get_by_label("Seat 3", exact=True)).to_be_hidden()
+    create.get_by_label("Seats", exact=True).fill("3")
+    expect(create.get_by_label("Seat 3", exact=True)).to_be_visible()
+    expect(create.get_by_label("Seat 4", exact=True)).to_be_hidden()
+    assert not errors, errors
+
+
+def test_on_a_phone_one_click_plays_bots_and_the_choice_is_remembered(
+    new_page: Any, site: str
+) -> None:
+    """At 390x844 the games to join come before the create form; "Play against bots" seats
+    you and the bots (named apart) and deals; the next visit offers the same again."""
+    waiting = api_create(site, seats=3)
+    api_join(site, waiting, "Nia")
+    page = new_page(width=390, height=844)
+    errors = with_console_errors(page)
+    page.goto("/")
+    join = page.get_by_role("region", name="Waiting for players")
+    create = page.get_by_role("region", name="Create a new game for friends")
+    assert join.bounding_box()["y"] < create.bounding_box()["y"]
+    entry = join.locator(f'li[aria-labelledby="game-{waiting}"]')
+    expect(entry).to_contain_text(re.compile(r"no clock · waiting (less than a minute|1 minute)"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    bots = page.get_by_role("region", name="Play against bots")
+    bots.get_by_label("Your name").fill("Zoe")
+    bots.get_by_label("Bots").fill("2")
+    bots.get_by_label("Strategy").select_option(label="Random")
+    button(bots, "Play against bots").click()
+    page.wait_for_url("**/games/*")
+    expect(my_cards(page, "Zoe")).to_have_count(1)
+    for name in ("Random bot", "Random bot 2"):
+        expect(page.get_by_role("region", name=name, exact=True)).to_have_count(1)
+
+    page.goto("/")
+    bots = page.get_by_role("region", name="Play against bots")
+    expect(bots.get_by_label("Your name")).to_have_value("Zoe")
+    expect(bots.get_by_label("Bots")).to_have_value("2")
+    expect(bots.get_by_label("Strategy")).to_have_value("random")
+    assert not errors, errors
