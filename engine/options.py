@@ -20,6 +20,10 @@ MAX_TURN_SECONDS = 86_400
 DEFAULT_MAX_TIMEOUTS = 3
 MIN_MAX_TIMEOUTS = 1
 MAX_MAX_TIMEOUTS = 20
+#: The pace of the service's bots, in milliseconds per action (R15): none chosen by default
+#: (the service's own default then applies); from 0 (at once) to 10 seconds.
+MIN_BOT_PACE_MS = 0
+MAX_BOT_PACE_MS = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,13 +32,16 @@ class Options:
     `turn_seconds` is each turn's clock, None for none, and `max_timeouts` the timeouts in a
     row after which a bot plays the seat (R13; the service keeps the time, the rules only
     record that a turn ran out); `rated` makes every seat an account's and the result count
-    for the seats' ratings (R14), from the game's first event to its last."""
+    for the seats' ratings (R14), from the game's first event to its last; `bot_pace_ms` is
+    the time the service leaves between its bots' actions, None for its default (R15: no
+    rule, only when the service's moves are made, recorded so that a replay can keep it)."""
 
     end_score: int = DEFAULT_END_SCORE
     closer_penalty: bool = True
     turn_seconds: int | None = None
     max_timeouts: int = DEFAULT_MAX_TIMEOUTS
     rated: bool = False
+    bot_pace_ms: int | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.end_score, bool) or not isinstance(self.end_score, int):
@@ -48,6 +55,8 @@ class Options:
         _check_whole("max_timeouts", self.max_timeouts, MIN_MAX_TIMEOUTS, MAX_MAX_TIMEOUTS)
         if not isinstance(self.rated, bool):
             raise InvalidOptions("rated must be true or false")
+        if self.bot_pace_ms is not None:
+            _check_whole("bot_pace_ms", self.bot_pace_ms, MIN_BOT_PACE_MS, MAX_BOT_PACE_MS)
 
     def to_data(self) -> dict[str, Any]:
         """A fresh dict per call (callers may keep it), as `asdict` would give it, copied from
@@ -59,10 +68,14 @@ class Options:
             data = _DATA[self] = {name: getattr(self, name) for name in _OPTION_FIELDS}
             if not self.rated:  # absent unless true: a casual game's options read as before R14
                 del data["rated"]
+            if self.bot_pace_ms is None:  # absent unless chosen: older games' read as before R15
+                del data["bot_pace_ms"]
         return dict(data)
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Options:
+        """The options `to_data` wrote, or an older game's: an option it lacks has its default
+        (`rated` false, `bot_pace_ms` None)."""
         return cls(**data)
 
 

@@ -37,10 +37,19 @@ def expire_turn(game_id: str, turn: int | None) -> bool:
 
 
 def schedule(
-    game_id: uuid.UUID, version: int, *, bots: bool, deadline: datetime | None, turn: int | None
+    game_id: uuid.UUID,
+    version: int,
+    *,
+    bots: bool,
+    deadline: datetime | None,
+    turn: int | None,
+    bots_at: datetime | None = None,
 ) -> None:
-    """Queue what the game now needs: its bots' moves, and a timeout at `deadline`."""
+    """Queue what the game now needs: its bots' moves (at `bots_at`, the game's pace, R15;
+    None: at once), and a timeout at `deadline`."""
     if bots:
-        play_bots.enqueue(str(game_id), version)
+        (play_bots if bots_at is None else play_bots.using(run_after=bots_at)).enqueue(
+            str(game_id), version
+        )
     if deadline is not None:
         expire_turn.using(run_after=deadline).enqueue(str(game_id), turn)

@@ -26,6 +26,8 @@ import uuid
 import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "skyjo_service.settings")
+# The worker's own delay is measured, not the bots' pace beside a person (R15).
+os.environ.setdefault("SKYJO_BOT_PACE_MS", "0")
 django.setup()
 
 from engine import GreedyPlayer, action_from_data, action_to_data, view  # noqa: E402

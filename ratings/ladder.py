@@ -45,8 +45,9 @@ from ratings.services import rating_of
 #: The turn clock of every ladder game: a bot that goes away times out, and after
 #: `max_timeouts` turns in a row a built-in bot plays its seat on, so its set still completes.
 LADDER_TURN_SECONDS = 10
-#: The rules of every ladder game: the defaults (R12), with the ladder's clock.
-LADDER_OPTIONS: dict[str, Any] = {"turn_seconds": LADDER_TURN_SECONDS}
+#: The rules of every ladder game: the defaults (R12), with the ladder's clock, and its
+#: built-in bots at once (R15): its bot accounts' seats would count as persons' otherwise.
+LADDER_OPTIONS: dict[str, Any] = {"turn_seconds": LADDER_TURN_SECONDS, "bot_pace_ms": 0}
 #: Sets a bot may begin in any hour (`LADDER_SETS_PER_HOUR` sets of n games each).
 LADDER_SETS_PER_HOUR = 6
 #: The seat counts a bot plays when it names none.

@@ -309,6 +309,11 @@ SKYJO_SWEEP_GRACE = env_float("SKYJO_SWEEP_GRACE", 30.0)
 #: its totals (`GameEnded`, reason `round_limit`, R13). Counted from the first round dealt with
 #: no person seated; a game of bots to the default end score rarely needs more.
 BOT_ONLY_MAX_ROUNDS = env_int("BOT_ONLY_MAX_ROUNDS", 20)
+#: Milliseconds between two of a game's bots' actions while a person plays a seat, unless its
+#: creator chose `options.bot_pace_ms` (R15): a person can follow each move. A game of bots
+#: alone plays at once (0). The sweep's grace (30 s) is far above any pace (10 s at most), so
+#: a paced game is never taken for one owed a move before its next job is due.
+SKYJO_BOT_PACE_MS = env_int("SKYJO_BOT_PACE_MS", 700)
 #: For tests only: every turn's clock is multiplied by this (0.05: a 5-second clock runs out
 #: in a quarter of a second). The views' `turn_deadline` is the scaled one.
 SKYJO_CLOCK_SCALE = env_float("SKYJO_CLOCK_SCALE", 1.0)

@@ -6,10 +6,12 @@ Helpers that drive games over HTTP are in `tests/api/support.py`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
@@ -28,6 +30,22 @@ def _no_throttling(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+#: Bots at once in every test (R15): the service's default pace (700 ms between two bot
+#: actions while a person is seated) would make every test with a person and bots wait, and
+#: `run_jobs` runs only the jobs already due. The servers the tests start inherit this
+#: environment (a caller may pass another pace: tests/web/browser/test_pace.py); this
+#: process's settings are read before this file, so `_bots_at_once` sets them.
+NO_PACE = "0"
+os.environ.setdefault("SKYJO_BOT_PACE_MS", NO_PACE)
+
+
+@pytest.fixture(autouse=True)
+def _bots_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This process's bots at once, as its servers' (`NO_PACE`); a test of the pace sets its
+    own."""
+    monkeypatch.setattr(settings, "SKYJO_BOT_PACE_MS", int(NO_PACE))
 
 
 @pytest.fixture(autouse=True)

@@ -31,10 +31,12 @@ from engine import EVENT_TYPES
 from engine.cards import CARD_COUNTS, CELLS, COLUMNS, DECK_SIZE, ROWS
 from engine.events import CANCEL_REASONS, END_REASONS
 from engine.options import (
+    MAX_BOT_PACE_MS,
     MAX_END_SCORE,
     MAX_MAX_TIMEOUTS,
     MAX_SEATS,
     MAX_TURN_SECONDS,
+    MIN_BOT_PACE_MS,
     MIN_MAX_TIMEOUTS,
     MIN_SEATS,
     MIN_TURN_SECONDS,
@@ -156,6 +158,14 @@ class EventOptionsSerializer(ClosedShape):
         required=False,
         help_text="A rated game: accounts only, and the result counts for their ratings "
         "(R14); absent: false.",
+    )
+    bot_pace_ms = serializers.IntegerField(
+        min_value=MIN_BOT_PACE_MS,
+        max_value=MAX_BOT_PACE_MS,
+        allow_null=True,
+        required=False,
+        help_text="Milliseconds between two of the service's bots' actions, as the creator "
+        "chose (R15: when the service moves, no rule); absent: none chosen.",
     )
 
 

@@ -20,10 +20,12 @@ from engine.cards import COLUMNS, ROWS
 from engine.options import (
     DEFAULT_END_SCORE,
     DEFAULT_MAX_TIMEOUTS,
+    MAX_BOT_PACE_MS,
     MAX_END_SCORE,
     MAX_MAX_TIMEOUTS,
     MAX_SEATS,
     MAX_TURN_SECONDS,
+    MIN_BOT_PACE_MS,
     MIN_MAX_TIMEOUTS,
     MIN_SEATS,
     MIN_TURN_SECONDS,
@@ -107,6 +109,17 @@ class OptionsSerializer(StrictSerializer):
         default=DEFAULT_MAX_TIMEOUTS,
         help_text="After this many timeouts in a row a bot plays the seat for the rest of the "
         "game (R13).",
+    )
+    bot_pace_ms = StrictIntegerField(
+        min_value=MIN_BOT_PACE_MS,
+        max_value=MAX_BOT_PACE_MS,
+        default=None,
+        allow_null=True,
+        help_text="Milliseconds the service leaves between two of its bots' actions (R15; one "
+        "action each, each its own event). Null (the default): the service's pace, "
+        "`SKYJO_BOT_PACE_MS` (700 ms unless its operator says otherwise) while a person plays "
+        "a seat, and at once for bots alone; the game's `bot_pace_ms` says the pace in force. "
+        "0: at once, even with a person seated.",
     )
 
 

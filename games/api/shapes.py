@@ -195,6 +195,12 @@ class GameOptionsSerializer(serializers.Serializer):
         help_text="Present, and true, in a rated game's options only (R14); the game's own "
         "`rated` says it of every game.",
     )
+    bot_pace_ms = serializers.IntegerField(
+        required=False,
+        help_text="Present only when the game's creator chose a pace for its bots (R15), in "
+        "milliseconds between two of their actions; the game's own `bot_pace_ms` says the "
+        "pace in force.",
+    )
 
 
 GAME_STATUSES = list(PHASES)
@@ -362,10 +368,18 @@ class GameSerializer(GameLinksSerializer):
         help_text="When the time of the persons to act runs out (R13): the time of the move "
         "that began the turn (or the round's setup) plus `options.turn_seconds`. Then the "
         "service plays the turn for them (`greedy`), logged as `TurnTimedOut` and the turn's "
-        "events. Null without a clock, when only bots are to act (they move at once), and in "
+        "events. Null without a clock, when only bots are to act (they have no clock), and in "
         "a replay (`?at=`).",
     )
     ratings = SeatRatingSerializer(many=True, allow_null=True, help_text=RATINGS_HELP)
+    bot_pace_ms = serializers.IntegerField(
+        min_value=0,
+        help_text="The pace of the game's bots now (R15): the milliseconds the service leaves "
+        "between two of their actions, one action each. `options.bot_pace_ms` when its creator "
+        "chose one; otherwise the service's default (700 unless its operator set "
+        "`SKYJO_BOT_PACE_MS`) while a person plays a seat, and 0 (at once) for bots alone. "
+        "The first bot action after a person's waits it too.",
+    )
     invite_url = serializers.URLField(
         required=False,
         help_text="Only in the answer to `POST /api/v1/games`: the game's table page, "

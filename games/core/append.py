@@ -73,7 +73,8 @@ def append_events(
 
     What the new state needs of the service (R13) goes with the events, in one transaction:
     the seats' rows that a leave or a timeout changed, the jobs that move its bots (unless
-    `bots_continue`: the caller is the job that moves them, and goes on) or time its turn out,
+    `bots_continue`: the caller is the job that moves them, and goes on; at the game's pace,
+    R15) or time its turn out,
     and the entries of its accounts' inboxes (`letters`, which the store writes with the
     events). A game without bots or clock needs none of the rest: on PostgreSQL its append
     stays one statement."""
@@ -86,7 +87,8 @@ def append_events(
     checkpoints = new_checkpoints(before, events, after)
     seat_changes = [e for e in events if isinstance(e, PlayerLeft | SeatLeft | SeatAbandoned)]
     new_deadline = deadline if deadline != game.turn_deadline else None
-    jobs = _Jobs(summary.bots_to_move and not bots_continue, new_deadline, after)
+    bots = summary.bots_to_move and not bots_continue
+    jobs = _Jobs(bots, new_deadline, after, _bots_at(after, now) if bots else None)
     letters = letters_of(game.id, before, events, after, deadline)
     finishing = after.phase == FINISHED and before.phase != FINISHED
     with store.atomic(savepoint=False) if jobs or seat_changes or finishing else nullcontext():
@@ -141,14 +143,22 @@ def _moved_on(game: Game, summary: store.Summary, now: datetime) -> None:
     )
 
 
+def _bots_at(after: GameState, now: datetime) -> datetime | None:
+    """When the bots' next move is due after an append at `now` (R15): at the game's pace,
+    None (at once) for none."""
+    pace = clock.bot_pace(after)
+    return now + pace if pace else None
+
+
 @dataclass(frozen=True)
 class _Jobs:
-    """The jobs an append to `after` queues (R13): its bots' moves, a timeout at a new
-    deadline."""
+    """The jobs an append to `after` queues (R13): its bots' moves (at `bots_at`, the game's
+    pace after the append, R15; None: at once), a timeout at a new deadline."""
 
     bots: bool
     deadline: datetime | None
     after: GameState
+    bots_at: datetime | None = None
 
     def __bool__(self) -> bool:
         return self.bots or self.deadline is not None
@@ -156,15 +166,21 @@ class _Jobs:
     def schedule(self, game: Game) -> None:
         if self:
             after = self.after
-            queue_jobs(game.id, after.version, self.bots, self.deadline, after.turn)
+            queue_jobs(game.id, after.version, self.bots, self.deadline, after.turn, self.bots_at)
 
 
 def queue_jobs(
-    game_id: uuid.UUID, version: int, bots: bool, deadline: datetime | None, turn: int | None
+    game_id: uuid.UUID,
+    version: int,
+    bots: bool,
+    deadline: datetime | None,
+    turn: int | None,
+    bots_at: datetime | None = None,
 ) -> None:
     """The one place the use cases queue the workers' jobs (`games.tasks`), in the caller's
-    transaction: an append's follow-up, or a sweep's jobs for a game owed a move."""
-    tasks.schedule(game_id, version, bots=bots, deadline=deadline, turn=turn)
+    transaction: an append's follow-up, or a sweep's jobs for a game owed a move. The bots'
+    move runs at `bots_at` (their pace, R15), or at once."""
+    tasks.schedule(game_id, version, bots=bots, deadline=deadline, turn=turn, bots_at=bots_at)
 
 
 def _change_seats(game: Game, changes: list[PlayerLeft | SeatLeft | SeatAbandoned]) -> None:

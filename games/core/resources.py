@@ -4,6 +4,7 @@ and the JSON bytes of an answer."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -12,7 +13,7 @@ from django.db.models import Prefetch, QuerySet
 from django.utils.functional import Promise
 
 from engine import GameState, Options, event_for_viewer, view
-from games.core import holds
+from games.core import clock, holds
 from games.models import Game, SeatHold, Status
 from games.store.log import StoredEvent
 
@@ -45,7 +46,12 @@ def game_data(
         **game_links(game, holds.held_handles(game)),
         **data,
         "ratings": _ratings(game, state),
+        "bot_pace_ms": clock.bot_pace(state) // PACE_UNIT,
     }
+
+
+#: The unit of a view's `bot_pace_ms` (R15).
+PACE_UNIT = timedelta(milliseconds=1)
 
 
 #: What a rated game's view shows of each seat's rating (R14): `ratings.reading.view_ratings`,

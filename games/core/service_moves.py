@@ -38,7 +38,8 @@ BOT_MOVES_PER_JOB = 100
 
 def play_bots(game_id: uuid.UUID, version: int) -> int:
     """The bots' moves, each its own append, from `version` until a person must act (or
-    `BOT_MOVES_PER_JOB`, the last queueing the rest); nothing if the game has moved on from
+    `BOT_MOVES_PER_JOB`, the last queueing the rest); at a pace (R15, `clock.bot_pace`), one
+    move, whose append queues the next at the pace. Nothing if the game has moved on from
     `version`: another writer's append queued what follows it. Answers the moves made."""
     found = store.fetch_game(game_id, None, for_write=True)
     if found is None or found[0].version != version:
@@ -47,18 +48,19 @@ def play_bots(game_id: uuid.UUID, version: int) -> int:
     state = game_state(game)
     played = log.engine_events(game, 0, state.version)  # the bots' histories
     choose = bots.chooser(str(game.id), game.seats, played)
-    for moves in range(BOT_MOVES_PER_JOB):
+    per_job = 1 if clock.bot_pace(state) else BOT_MOVES_PER_JOB
+    for moves in range(per_job):
         move = service_move(state, choose)
         if move is None:
             return moves
         events, after = act(state, *move, shuffler_of(game))
         try:
-            _append_move(game, state, events, after, moves + 1 < BOT_MOVES_PER_JOB)
+            _append_move(game, state, events, after, moves + 1 < per_job)
         except VersionMoved:
             return moves
         state = after
         played += events
-    return BOT_MOVES_PER_JOB
+    return per_job
 
 
 #: Tries of a bot's move whose letters lost an inbox's next number to another writer.
@@ -133,7 +135,13 @@ def sweep(grace: float) -> int:
     """Queue a job for every game the service owes a move to and has not made for `grace`
     seconds (a worker killed mid-job, a job that failed, a deadline that passed while no
     worker ran): its bots' moves, or the timeout of its current turn. Late or duplicate jobs
-    change nothing, so a sweep may queue one twice. Answers the games found."""
+    change nothing, so a sweep may queue one twice. Answers the games found.
+
+    A game whose bots play at a pace (R15) has its next job due at most `MAX_BOT_PACE_MS`
+    (10 s) after its last append, well within the grace (`SKYJO_SWEEP_GRACE`, 30 s): a
+    sweep never takes it for one owed a move before that job is due. The sweep a worker makes
+    as it starts (grace 0) may queue a move early, once: it lands, and the paced job then
+    finds the game moved on."""
     cutoff = clock.now() - timedelta(seconds=grace)
     owed = Game.objects.filter(status__in=(Status.SETUP, Status.PLAYING)).filter(
         Q(bots_to_move=True, updated_at__lte=cutoff) | Q(turn_deadline__lte=cutoff)

@@ -198,13 +198,14 @@ IDENTITY = (
     "rematch",
     "rematch_of",
     "ratings",
+    "bot_pace_ms",
 )
 
 
 def without_identity(data: dict[str, Any]) -> dict[str, Any]:
     """A game resource less what the engine view does not hold (its id, times, whether its
-    seed was chosen, its links: listed, reserved seats, rematches, and a rated game's
-    ratings)."""
+    seed was chosen, its links: listed, reserved seats, rematches, a rated game's ratings,
+    and its bots' pace, R15)."""
     return {key: value for key, value in data.items() if key not in IDENTITY}
 
 

@@ -59,6 +59,7 @@ GAME_FIELDS = {
     "rematch",
     "rematch_of",
     "ratings",
+    "bot_pace_ms",
 }
 
 

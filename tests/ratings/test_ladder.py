@@ -110,6 +110,7 @@ def test_the_ladder_plays_a_complete_duplicate_set_between_two_bots_and_a_builti
     for rotation, game in enumerate(games):  # bot i at seat (i + r) % n of rotation r
         assert game.seed == duplicate.seed and game.options["rated"] is True
         assert game.options["turn_seconds"] == ladder.LADDER_TURN_SECONDS
+        assert game.options["bot_pace_ms"] == 0  # its bot accounts count as persons (R15)
         handles = [row.account.handle for row in game.seat_rows.order_by("seat")]
         assert handles == [lineup[(seat - rotation) % 3].handle for seat in range(3)]
     for bot in lineup:  # every seat of the same deal

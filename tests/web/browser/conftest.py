@@ -88,6 +88,9 @@ def serve_site(tmp_path_factory: pytest.TempPathFactory, **extra: str) -> Iterat
         "LOG_LEVEL": "CRITICAL",
         "SKYJO_CLOCK_SCALE": str(CLOCK_SCALE),
         "SKYJO_WORKER_INTERVAL": "0.05",
+        # Bots at once unless a test says otherwise (tests/web/browser/test_pace.py): at the
+        # service's default pace (700 ms an action) every game against bots would crawl.
+        "SKYJO_BOT_PACE_MS": "0",
         **extra,
     }
     manage = [sys.executable, str(ROOT / "manage.py")]
