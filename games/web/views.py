@@ -31,7 +31,7 @@ from engine import action_from_data
 from engine.errors import AccountRequired, RuleError
 from games import core
 from games.api.throttling import GameCreationThrottle, PageBotSeatThrottle
-from games.core import bots, clock
+from games.core import clock
 from games.core.errors import GameNotFound, InvalidToken, ServiceError
 from games.core.resources import game_data, game_summary, next_game, seen_data
 from games.core.tokens import Credential, SeatCredential
