@@ -130,3 +130,19 @@ def test_the_lobby_and_a_challenge_on_a_phone(open_page: Any, pictured: str) -> 
     challenge(chloe, "Dmitri")
     assert button(invitation(dmitri, "Chloe"), "Accept").is_visible()
     save_screenshot(dmitri, "challenge-incoming")
+
+
+def test_a_round_s_result_held_above_the_next_with_the_move_log(
+    open_page: Any, pictured: str
+) -> None:
+    """Round 1 just over (its last action dealt round 2): a spectator's table holds the
+    round's result above the new round, the move log beside the board."""
+    game_id = api_create(pictured, seed=14)
+    tokens = [api_join(pictured, game_id, name) for name in ("Ada", "Bob")]
+    api_play(pictured, game_id, tokens, until=lambda view: view["round"] == 2)
+    page = open_page(width=1280, height=1000)
+    page.goto(f"/games/{game_id}")
+    assert page.get_by_role("region", name="Round 1 results").is_visible()
+    log = page.get_by_role("region", name="Moves")
+    assert log.get_by_text(re.compile(r"Round 1 is over: Ada -?\d+")).count() == 1
+    save_screenshot(page, "round-held")
