@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from engine.cards import COLUMNS, ROWS
+from games.core.resources import iso_time
 from games.models import Status
 from games.web.move_log import (
     CARD_DISCARDED,
@@ -268,8 +269,7 @@ def clock(data: dict[str, Any], names: Names, now: datetime | None = None) -> di
     deadline = data.get("turn_deadline")
     if deadline is None:
         return None
-    at = datetime.fromisoformat(deadline.replace("Z", "+00:00"))
-    left = max(0, int((at - (now or datetime.now(UTC))).total_seconds() + 0.999))
+    left = _seconds_left(deadline, now)
     seat = data["current_seat"]
     whose = "Setup reveals" if seat is None else f"{names.possessive(seat).capitalize()} turn"
     return {"deadline": deadline, "seconds": left, "whose": whose}
@@ -296,8 +296,8 @@ def table_context(
     data: dict[str, Any], events: Sequence[Seen], live: Live | None = None
 ) -> dict[str, Any]:
     """Everything the table's templates show, from the viewer's game resource `data` and the
-    log as the viewer sees it: the live table's whole log (`live`), with its move log and its
-    round results held; a replay's last few events, for the last action in words."""
+    log as the viewer sees it up to `data`'s version (whole, so that a seat taken over is said
+    as its bot): the live table's (`live`) with its move log and its round results held."""
     names = Names([p["name"] for p in data["players"]], data["you"])
     legal = data["legal_actions"]
     cells = {(a["column"], a["row"]): move_of(a) for a in legal if "column" in a}
@@ -373,9 +373,6 @@ def _held_result(
     result = round_result(data, names, held, marks)
     if result is not None and live is not None and data["status"] != Status.FINISHED:
         result["key"] = f"{data['id']}:{number}"
-        result["until"] = None if data["status"] == Status.SETUP else _iso(until)
+        held_on = data["status"] != Status.SETUP and until is not None
+        result["until"] = iso_time(until) if held_on else None
     return result
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat().replace("+00:00", "Z")

@@ -55,8 +55,6 @@ from games.web.table import Live, table_context
 from games.web.words import Names, Seen, event_words, idle_words
 from ratings.reading import ratings_settled
 
-#: Events read back for the last action in words: a whole turn and what it caused fit.
-TURN_EVENTS = 10
 #: Games each list of the lobby shows, the most recently active first.
 LOBBY_GAMES = 20
 
@@ -99,15 +97,6 @@ def viewer(request: HttpRequest, game_id: str) -> Viewer:
         game, seat = core.game_and_seat(key, None, required=False)
         return Viewer(game, None, None)
     return Viewer(game, seat, credential)
-
-
-def seen_events(game: Game, seat: int | None, upto: int) -> list[Seen]:
-    """The log's last few events up to version `upto`, as `seat` may see them (as `/events`
-    shows them: a finished game hides nothing)."""
-    return [
-        (stored.type, seen_data(game, stored, seat))
-        for stored in core.logged_events(game, after=max(0, upto - TURN_EVENTS), upto=upto)
-    ]
 
 
 def viewer_log(game: Game, seat: int | None, upto: int) -> tuple[list[Seen], datetime | None]:
@@ -210,6 +199,7 @@ def remembered(request: HttpRequest) -> dict[str, Any]:
 
 
 def remember(request: HttpRequest, choices: dict[str, Any]) -> None:
+    """Keep this browser's latest choices in its session, over the ones it made before."""
     request.session[REMEMBERED] = {**remembered(request), **choices}
 
 
@@ -580,7 +570,7 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     seen = viewer(request, game_id)
     at = _step(request, seen.game)
     data = {**core.replay_data(seen.game, seen.seat, at), "legal_actions": []}
-    events = seen_events(seen.game, seen.seat, at)
+    events, _ = viewer_log(seen.game, seen.seat, at)  # whole: who played a seat taken over
     names = Names([p["name"] for p in data["players"]], data["you"])
     context = {
         **table_context(data, events),

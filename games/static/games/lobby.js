@@ -4,13 +4,18 @@
   "use strict";
 
   // The create form shows a person-or-bot choice for the seats the game has, no more (a
-  // choice beyond them is refused by the server: a page without scripts shows them all).
+  // choice beyond them is refused by the server: a page without scripts shows them all). A
+  // hidden choice is disabled too, so it is not sent: a bot chosen for Seat 4 before Seats
+  // went down to 2 would be refused for a field the person can no longer see.
   function showSeats() {
     var seats = document.getElementById("id_seats");
     if (!seats) return;
     var choices = document.querySelectorAll(".seat-choice[data-seat]");
     for (var i = 0; i < choices.length; i++) {
-      choices[i].hidden = Number(choices[i].dataset.seat) > Number(seats.value || 0);
+      var beyond = Number(choices[i].dataset.seat) > Number(seats.value || 0);
+      choices[i].hidden = beyond;
+      var fields = choices[i].querySelectorAll("select, input");
+      for (var j = 0; j < fields.length; j++) fields[j].disabled = beyond;
     }
   }
   document.addEventListener("input", function (event) {

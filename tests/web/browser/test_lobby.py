@@ -79,7 +79,7 @@ def test_the_create_form_folds_its_options_and_shows_the_seats_it_has(
     page = new_page()
     errors = with_console_errors(page)
     page.goto("/")
-    create = page.get_by_role("region", name="Create a new game for friends")
+    create = page.get_by_role("region", name="Create a game for friends")  # the issue's name
     expect(create.get_by_label("Your name")).to_be_visible()
     expect(create.get_by_label("End score")).to_be_hidden()  # folded behind "More options"
     create.get_by_text("More options", exact=True).click()
@@ -90,6 +90,13 @@ def test_the_create_form_folds_its_options_and_shows_the_seats_it_has(
     create.get_by_label("Seats", exact=True).fill("3")
     expect(create.get_by_label("Seat 3", exact=True)).to_be_visible()
     expect(create.get_by_label("Seat 4", exact=True)).to_be_hidden()
+    # A bot chosen for Seat 3, then Seats back to 2: the hidden choice is not sent.
+    create.get_by_label("Seat 3", exact=True).select_option(label="Bot: greedy")
+    create.get_by_label("Seats", exact=True).fill("2")
+    create.get_by_label("Your name").fill("Ada")
+    button(create, "Create game").click()
+    page.wait_for_url("**/games/*")
+    assert page.get_by_role("heading", name="Waiting for players: 1 of 2 seats open.").count()
     assert not errors, errors
 
 
@@ -104,7 +111,7 @@ def test_on_a_phone_one_click_plays_bots_and_the_choice_is_remembered(
     errors = with_console_errors(page)
     page.goto("/")
     join = page.get_by_role("region", name="Waiting for players")
-    create = page.get_by_role("region", name="Create a new game for friends")
+    create = page.get_by_role("region", name="New game: create a game for friends")
     assert join.bounding_box()["y"] < create.bounding_box()["y"]
     entry = join.locator(f'li[aria-labelledby="game-{waiting}"]')
     expect(entry).to_contain_text(re.compile(r"no clock · waiting (less than a minute|1 minute)"))
