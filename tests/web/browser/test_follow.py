@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from .support import button, click_and_wait, my_cards, status, wait_until
+from .test_bots_clocks import create_from_lobby
 from .test_play import first_face_down
 
 MAX_MOVES = 300
@@ -21,16 +22,8 @@ BOT_MOVE = re.compile(
 
 def create(page: Any, end_score: int, **choices: str) -> None:
     """A 2-seat game against the greedy bot, created from the lobby, seated as Ada."""
-    page.goto("/")
-    form = page.get_by_role("region", name="New game")
-    form.get_by_label("Seats", exact=True).fill("2")
-    form.get_by_label("End score").fill(str(end_score))
-    form.get_by_label("Your name").fill("Ada")
-    form.get_by_label("Seat 2", exact=True).select_option(label="Bot: greedy")
-    for label, value in choices.items():
-        form.get_by_label(label, exact=True).fill(value)
-    button(form, "Create game").click()
-    page.wait_for_url("**/games/*")
+    seats = {"End score": str(end_score), "Seat 2": "Bot: greedy", **choices}
+    create_from_lobby(page, "Ada", **seats)
 
 
 def my_move(page: Any) -> None:

@@ -9,20 +9,14 @@ from typing import Any
 import pytest
 
 from .support import CELL_NAME, button, click_and_wait, my_cards, status, wait_until
+from .test_bots_clocks import create_from_lobby
 
 PHONE = {"width": 390, "height": 844}
 BOTS = {2: {"Seat 2": "Bot: greedy"}, 4: {f"Seat {n}": "Bot: greedy" for n in (2, 3, 4)}}
 
 
 def create(page: Any, seats: int) -> None:
-    page.goto("/")
-    form = page.get_by_role("region", name="New game")
-    form.get_by_label("Seats", exact=True).fill(str(seats))
-    form.get_by_label("Your name").fill("Ada")
-    for label, bot in BOTS[seats].items():
-        form.get_by_label(label, exact=True).select_option(label=bot)
-    button(form, "Create game").click()
-    page.wait_for_url("**/games/*")
+    create_from_lobby(page, "Ada", Seats=str(seats), **BOTS[seats])
 
 
 def on_screen(page: Any, control: Any) -> bool:
