@@ -145,7 +145,8 @@ def empty_tables(url: str) -> None:
     )
     tables = [m._meta.db_table for m in models]
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("TRUNCATE " + ", ".join(f'"{table}"' for table in tables))
+        # CASCADE: also the tables that refer to these (holds, rematches...), whichever exist.
+        conn.execute("TRUNCATE " + ", ".join(f'"{table}"' for table in tables) + " CASCADE")
 
 
 # Measuring
