@@ -17,6 +17,7 @@ import threading
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from django.conf import settings
 
@@ -89,7 +90,7 @@ def _copy(game: Game) -> Game:
     protocol's detour (`__reduce_ex__`, `copyreg`), which cost as much again: every warm action
     copies its game twice."""
     clone = Game.__new__(Game)
-    clone.__dict__.update(game.__getstate__())
+    clone.__dict__.update(cast(dict[str, Any], game.__getstate__()))
     return clone
 
 
