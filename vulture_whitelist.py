@@ -43,6 +43,7 @@ from games.web import accounts as web_accounts
 from games.web.account_forms import LoginForm, SignupForm
 from games.web.forms import CreateGameForm
 from loadtest import apps as loadtest_apps
+from loadtest import profiling
 from play import apps as play_apps
 from play.models import DeclineReason
 from ratings import apps as ratings_apps
@@ -135,3 +136,6 @@ RatedGame.rated_at
 # The ratings' reading side: a whole history at once, for the profile page's chart (the API
 # pages it: `history_changes`, `history_point`).
 ratings_reading.rating_history
+
+# `bench_load --profile`: settings.py names the middleware that profiles the server's requests.
+profiling.ProfileMiddleware

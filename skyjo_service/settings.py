@@ -413,6 +413,10 @@ BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS", False)
 # bench_load starts. A production server (`make serve`) neither migrates its table nor lists it.
 if DEBUG or BENCH_ENDPOINTS:
     INSTALLED_APPS.append("loadtest")
+# `bench_load --profile DIR`: each request profiled (cProfile) by kind into DIR, first in the
+# stack (loadtest.profiling). Only on the servers the benchmarks start.
+if BENCH_ENDPOINTS and os.environ.get("SKYJO_PROFILE_DIR"):
+    MIDDLEWARE.insert(0, "loadtest.profiling.ProfileMiddleware")
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -32,6 +32,18 @@ class RoomConverter:
 register_converter(RoomConverter, "room")
 
 urlpatterns = [
+    # The requests of a game in play first: Django tries the patterns in order, and each one
+    # passed over costs a match (a third of an action's routing, docs/PERFORMANCE.md). A game
+    # id is never "import" (a UUID), but `games/import` still comes before the game's path.
+    path("games/import", history.ImportView.as_view(), name="import"),
+    path("games/<str:game_id>", lobby.GameDetailView.as_view(), name="game"),
+    path("games/<str:game_id>/actions", turns.AnyActionView.as_view(), name="act"),
+    *(
+        path(f"games/<str:game_id>/actions/{segment}", view.as_view(), name=segment)
+        for segment, view in (
+            (turns.action_segment(kind), view) for kind, view in turns.TYPED_ACTION_VIEWS.items()
+        )
+    ),
     path("rules", meta.RulesView.as_view(), name="rules"),
     path("problems", meta.ProblemIndexView.as_view(), name="problem-types"),
     path("problems/<str:code>", meta.ProblemTypeView.as_view(), name="problem-type"),
@@ -70,8 +82,6 @@ urlpatterns = [
     path("seeks", seeks.SeekListView.as_view(), name="seeks"),
     path("seeks/<str:seek_id>", seeks.SeekView.as_view(), name="seek"),
     path("games", lobby.GameListView.as_view(), name="games"),
-    path("games/import", history.ImportView.as_view(), name="import"),
-    path("games/<str:game_id>", lobby.GameDetailView.as_view(), name="game"),
     path("games/<str:game_id>/events", history.EventFeedView.as_view(), name="events"),
     path("games/<str:game_id>/stream", live.StreamView.as_view(), name="stream"),
     path("games/<str:game_id>/chat", chat.ChatView.as_view(), name="chat"),
@@ -94,11 +104,4 @@ urlpatterns = [
         name="rotate-token",
     ),
     path("games/<str:game_id>/players/<int:seat>/leave", lobby.LeaveView.as_view(), name="leave"),
-    path("games/<str:game_id>/actions", turns.AnyActionView.as_view(), name="act"),
-    *(
-        path(f"games/<str:game_id>/actions/{segment}", view.as_view(), name=segment)
-        for segment, view in (
-            (turns.action_segment(kind), view) for kind, view in turns.TYPED_ACTION_VIEWS.items()
-        )
-    ),
 ]

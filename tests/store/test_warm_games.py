@@ -139,3 +139,22 @@ def test_a_refusal_by_a_stale_memory_is_decided_again(api: APIClient) -> None:
     WARM.remember(before, before_state, hash_token(tokens[mine]), mine)
     answer = act(api, game_id, tokens[mine], {"action": "draw"})
     assert answer["held_card"] is not None and answer["you"] == mine
+
+
+def test_a_remembered_game_is_copied_as_copy_copy_copies_it() -> None:
+    """The memory's own copy (without the pickling protocol) holds what `copy.copy` would:
+    the same field values, and a `_state` of its own, whose related objects' cache is its
+    own too (an action changes its copy; the memory's must not change with it)."""
+    memory = WarmGames(capacity=2)
+    game = Game(id=uuid.uuid4(), seats=2, options={"rated": False}, seed=1, version=0)
+    memory.remember(game, EMPTY, "hash", 0)
+    found = memory.get(game.id, "hash")
+    assert found is not None
+    copied, expected = found[0], copy.copy(game)
+    names = [field.attname for field in Game._meta.concrete_fields]
+    assert [getattr(copied, name) for name in names] == [getattr(expected, n) for n in names]
+    assert copied._state is not game._state
+    assert copied._state.fields_cache is not game._state.fields_cache
+    assert (copied._state.db, copied._state.adding) == (game._state.db, game._state.adding)
+    copied.version = 5
+    assert memory.get(game.id, "hash")[0].version == 0  # type: ignore[index]

@@ -145,7 +145,8 @@ def empty_tables(url: str) -> None:
     )
     tables = [m._meta.db_table for m in models]
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("TRUNCATE " + ", ".join(f'"{table}"' for table in tables))
+        # CASCADE: also the tables that refer to these (holds, rematches...), whichever exist.
+        conn.execute("TRUNCATE " + ", ".join(f'"{table}"' for table in tables) + " CASCADE")
 
 
 # Measuring
@@ -543,6 +544,14 @@ class Command(BaseCommand):
             "accounts; `account_ratio` is its actions per second over the seat tokens'",
         )
         parser.add_argument("--server-log", default=None, help="append the server's output here")
+        parser.add_argument(
+            "--profile",
+            default=None,
+            metavar="DIR",
+            help="profile the server's requests (cProfile, by kind) into DIR; print the top "
+            "entries with `python -m loadtest.profiling DIR` (slows the server: figures of such "
+            "a run are not comparable)",
+        )
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -563,6 +572,8 @@ class Command(BaseCommand):
         with ExitStack() as stack:
             url = stack.enter_context(bench_database(options["db"], options["postgres_url"]))
             env = server_environment(url, CONN_MAX_AGE=str(conn_max_age))
+            if options["profile"]:
+                env["SKYJO_PROFILE_DIR"] = str(Path(options["profile"]).resolve())
             run_manage(env, "migrate", "--noinput")
             if options["db"] == "postgres":
                 empty_tables(url)
