@@ -7,14 +7,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from collections.abc import Sequence
 
 import pytest
 
+from engine.actions import REVEALS, Action, Reveal
+from engine.cards import CARD_COUNTS, COLUMNS, ROWS
 from engine.events import Event, event_to_data, event_type
 from engine.players import GreedyPlayer, RandomPlayer
 from engine.simulate import chooser_from_legal, chooser_from_view, play_game
+from engine.strategies.greedy import IMPROVEMENT, LOW_CARD, Columns, _placement, _reveal
 from engine.tournament import Config, Report, plans, play, play_all, standings
+from engine.view import FACE_DOWN, FACE_UP, REMOVED, Cell
 
 EVERY_STRATEGY = ("greedy", "random", "rusher", "clearer", "statistician")
 
@@ -147,3 +152,94 @@ def test_the_logs_of_seeded_games_are_unchanged(
         choosers = [chooser_from_view(GreedyPlayer()) for _ in range(seats)]
     game = play_game(choosers, seed=seats)
     assert (game.actions, log_digest(game.events)) == (actions, digest)
+
+
+# The greedy strategy's grid reading, as it was written before issue 26 (one pass per column
+# with a running best as a tuple), kept here as the reference the faster one must equal.
+
+
+def _old_reveal(grid: Columns, reveals: Sequence[Action]) -> Action:
+    shown = [sum(1 for cell in cells if cell.state == FACE_UP) for cells in grid]
+    best: Reveal | None = None
+    for action in reveals:
+        assert isinstance(action, Reveal)
+        if best is None or (shown[action.column], action.column, action.row) < (
+            shown[best.column],
+            best.column,
+            best.row,
+        ):
+            best = action
+    assert best is not None
+    return best
+
+
+def _old_placement(grid: Columns, value: int, *, must: bool) -> tuple[int, int] | None:
+    best: tuple[int, int, int] | None = None
+    first_down: tuple[int, int] | None = None
+    for column, cells in enumerate(grid):
+        if not cells or cells[0].state == REMOVED:
+            continue
+        matching = 0
+        other = -1
+        for row, cell in enumerate(cells):
+            state = cell.state
+            if state == FACE_UP and cell.value == value:
+                matching += 1
+            elif other < 0:
+                other = row
+            if state == FACE_DOWN:
+                if first_down is None:
+                    first_down = (column, row)
+            elif cell.value is not None and (best is None or cell.value > best[0]):
+                best = (cell.value, column, row)
+        if matching == 2:
+            return column, other
+    if best is not None and best[0] - value >= IMPROVEMENT:
+        return best[1], best[2]
+    if first_down is not None and value <= LOW_CARD:
+        return first_down
+    if must:
+        if best is not None and best[0] > value:
+            return best[1], best[2]
+        if first_down is not None:
+            return first_down
+        if best is not None:
+            return best[1], best[2]
+    return None
+
+
+def _random_grid(rng: random.Random) -> tuple[tuple[Cell, ...], ...]:
+    """A grid as a seat sees its own: columns removed whole, cells face down (unknown) or face
+    up, values drawn from a few so that pairs and equals are common."""
+    values = rng.sample(sorted(CARD_COUNTS), 4)
+    columns = []
+    for _ in range(COLUMNS):
+        if rng.random() < 0.15:
+            columns.append((Cell(REMOVED, None),) * ROWS)
+            continue
+        column = []
+        for _ in range(ROWS):
+            if rng.random() < 0.4:
+                column.append(Cell(FACE_DOWN, None))
+            else:
+                column.append(Cell(FACE_UP, rng.choice(values)))
+        columns.append(tuple(column))
+    return tuple(columns)
+
+
+def test_greedys_faster_grid_reading_chooses_as_the_old_one_did() -> None:
+    rng = random.Random(26)
+    for _ in range(20_000):
+        grid = _random_grid(rng)
+        value = rng.choice(sorted(CARD_COUNTS))
+        must = rng.random() < 0.5
+        assert _placement(grid, value, must=must) == _old_placement(grid, value, must=must)
+        down = [
+            REVEALS[column * ROWS + row]
+            for column, cells in enumerate(grid)
+            for row, cell in enumerate(cells)
+            if cell.state == FACE_DOWN
+        ]
+        if down:
+            rng.shuffle(down)
+            assert _reveal(grid, down) == _old_reveal(grid, down)
