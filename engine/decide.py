@@ -150,18 +150,21 @@ def act(
     if phase == CANCELED:
         raise errors.GameCanceled()
     decision = _Decision(state, shuffler)
-    if type(action) in _TURN_KINDS:
-        _seat_check(state, seat)
-        assert seat is not None
-        _turn_or_reveal(decision, state, seat, action)
-    else:
+    if type(action) not in _TURN_KINDS:
         _other(decision, state, seat, action)
+    elif type(seat) is not int or not 0 <= seat < state.seats:
+        _seat_check(state, seat)  # raises: a spectator, or no such seat
+    elif phase == PLAYING and seat == state.current:
+        _turn(decision, seat, action)
+    else:
+        _turn_or_reveal(decision, state, seat, action)
     draft = decision.draft
     draft.version += len(decision.events)
     return decision.events, draft
 
 
 def _seat_check(state: GameState, seat: int | None) -> None:
+    """Refuse a spectator, and a seat the game does not have."""
     if seat is None:
         raise errors.SpectatorCannotAct()
     if type(seat) is not int or not 0 <= seat < state.seats:  # a bool is not a seat
@@ -191,6 +194,7 @@ def _other(decision: _Decision, state: GameState, seat: int | None, action: Acti
 
 
 def _turn_or_reveal(decision: _Decision, state: GameState, seat: int, action: Action) -> None:
+    """A seat's own move: its turn while playing, its reveals in setup; else why not."""
     phase = state.phase
     if phase == PLAYING:
         if seat != state.current:

@@ -95,7 +95,8 @@ def log_digest(events: Sequence[Event]) -> str:
 def table_of(config: Config, jobs: int) -> dict[str, object]:
     results = play_all(config, jobs)
     data = Report(config, len(results), 1.0, standings(results, config)).to_data()
-    del data["games_per_s"]
+    for speed in ("games_per_s", "games_per_cpu_s", "jobs"):
+        del data[speed]
     return data
 
 

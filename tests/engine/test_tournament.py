@@ -147,8 +147,9 @@ def test_the_command_prints_the_documented_json() -> None:
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    assert set(data) == {"games", "seats", "games_per_s", "strategies"}
+    assert set(data) == {"games", "seats", "games_per_s", "jobs", "games_per_cpu_s", "strategies"}
     assert data["games"] == 4 and data["seats"] == 2 and data["games_per_s"] > 0
+    assert data["games_per_cpu_s"] > 0 and data["jobs"] >= 1
     assert set(data["strategies"]) == {"greedy", "random"}
     for figures in data["strategies"].values():
         assert {"games", "wins", "win_rate", "mean_score", "rating", "rating_ci"} <= set(figures)
