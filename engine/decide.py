@@ -400,17 +400,17 @@ def _reshuffle(decision: _Decision) -> None:
 def _end_turn(decision: _Decision, seat: int, column: int | None) -> None:
     """Column removal (R8), then the closer (R10), then the next seat or the round's end."""
     state = decision.draft
+    grid = state.grids[seat]
     if column is not None:
-        grid = state.grids[seat]
         mask = COLUMN_MASKS[column]
         if grid.up & mask == mask and not grid.gone & mask:
-            base = cell_index(column, 0)
+            base = column * ROWS
             a, b, c = grid.values[base : base + ROWS]
             if a == b == c:
                 decision.emit(ColumnRemoved(seat, column, a))
-    state = decision.draft
+                grid = state.grids[seat]
     if state.closer is None:
-        if not state.grids[seat].face_down:
+        if not ALL_CELLS_MASK & ~(grid.up | grid.gone):  # no card left face down
             decision.emit(FinalTurnsBegan(seat))
     elif state.final_turns_left <= 1:
         _end_round(decision)
