@@ -517,11 +517,10 @@ class _SeatView(GameView):
     __hash__ = GameView.__hash__
 
     def player(self, seat: int) -> PlayerView:
-        try:
-            return _PLAYERS_SLOT.__get__(self, GameView)[seat]
-        except AttributeError:  # not read yet: build this seat's part alone
-            pass
-        state = self._state
+        players = _PLAYERS_SLOT.__get__(self, GameView)
+        if players is not _UNSET:
+            return players[seat]
+        state = self._state  # not read yet: this seat's part is built alone
         return _player(
             seat,
             state.names[seat],
@@ -534,21 +533,22 @@ class _SeatView(GameView):
         )
 
 
+#: What a lazy field of `_SeatView` holds until it is first read (a marker, not an empty
+#: slot: reading an empty slot raises, and a raised exception costs more than the marker).
+_UNSET: Any = object()
 _PLAYERS_SLOT = slot(GameView, "players")
 
 
 def _lazy(name: str, compute: Callable[[GameState, int | None], Any]) -> property:
-    """A field of `_SeatView`, read from its slot in `GameView`, filled on first read (a
-    lazy field's slot is left empty until then: not even set to a marker)."""
+    """A field of `_SeatView`, read from its slot in `GameView`, filled on first read."""
     field_slot = slot(GameView, name)
 
     def read(self: _SeatView) -> Any:
-        try:
-            return field_slot.__get__(self, GameView)
-        except AttributeError:
+        value = field_slot.__get__(self, GameView)
+        if value is _UNSET:
             value = compute(self._state, self.you)
             field_slot.__set__(self, value)
-            return value
+        return value
 
     def write(self: _SeatView, value: Any) -> None:  # only `__init__` sets a field
         field_slot.__set__(self, value)
@@ -566,9 +566,7 @@ _LAZY_FIELDS: dict[str, Callable[[GameState, int | None], Any]] = {
 }
 for _name, _compute in _LAZY_FIELDS.items():
     setattr(_SeatView, _name, _lazy(_name, _compute))
-_new_seat_view = maker(
-    _SeatView, ["_state", *(f.name for f in fields(GameView) if f.name not in _LAZY_FIELDS)]
-)
+_new_seat_view = maker(_SeatView, ["_state", *(f.name for f in fields(GameView))])
 
 
 def seat_view(state: GameState, seat: int) -> GameView:
@@ -582,16 +580,22 @@ def seat_view(state: GameState, seat: int) -> GameView:
         phase,
         state.round,
         state.seats,
+        _UNSET,  # open_seats
         seat,  # you
         state.current if phase == PLAYING else None,  # current_seat
         state.closer,  # closer_seat
         state.final_turns_left if phase == PLAYING and state.closer is not None else 0,
+        _UNSET,  # starting_seat
         discard[-1] if discard else None,  # discard_top
         len(discard),  # discard_size
         len(state.deck) - state.deck_pos,  # deck_size
         None if state.held is None else _held_card(state, seat, False),
+        _UNSET,  # players
         tuple(legal_actions(state, seat)),
+        _UNSET,  # rounds
         state.winners if state.winners else None,
+        _UNSET,  # last_action
+        _UNSET,  # options
         None,  # turn_deadline: the service's
     )
 
