@@ -165,17 +165,11 @@ def _play_deals(task: tuple[Config, list[int]]) -> tuple[list[GameResult], float
 
 def play_all(
     config: Config, jobs: int = 1, progress: Callable[[int], None] | None = None
-) -> list[GameResult]:
-    """Every game of the tournament, on `jobs` processes; `progress(games done)` after each
-    batch of deals. The results come back in plan order whatever the number of jobs."""
-    return play_all_timed(config, jobs, progress)[0]
-
-
-def play_all_timed(
-    config: Config, jobs: int = 1, progress: Callable[[int], None] | None = None
 ) -> tuple[list[GameResult], float]:
-    """`play_all`, and the CPU seconds its games took, summed over the processes: a figure a
-    busy machine changes far less than the wall clock's."""
+    """Every game of the tournament, on `jobs` processes; `progress(games done)` after each
+    batch of deals. The results come back in plan order whatever the number of jobs, with the
+    CPU seconds the games took, summed over the processes: a figure a busy machine changes
+    far less than the wall clock's."""
     per_task = max(1, min(16, config.deals // (jobs * 8)))
     tasks = [
         (config, list(range(start, min(start + per_task, config.deals))))
@@ -423,7 +417,7 @@ def run(config: Config, jobs: int | None = None, progress: TextIO | None = None)
     total = config.deals * config.rotations
     start = time.perf_counter()
     bar = None if progress is None else _bar(progress, total, start)
-    results, cpu = play_all_timed(config, jobs, bar)
+    results, cpu = play_all(config, jobs, bar)
     seconds = time.perf_counter() - start
     if progress is not None:
         progress.write("\n")

@@ -93,7 +93,7 @@ def log_digest(events: Sequence[Event]) -> str:
 
 
 def table_of(config: Config, jobs: int) -> dict[str, object]:
-    results = play_all(config, jobs)
+    results = play_all(config, jobs)[0]
     data = Report(config, len(results), 1.0, standings(results, config)).to_data()
     for speed in ("games_per_s", "games_per_cpu_s", "jobs"):
         del data[speed]
@@ -111,7 +111,7 @@ def test_the_ratings_table_of_a_fixed_seed_is_unchanged(jobs: int) -> None:
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_the_greedy_tournament_of_a_fixed_seed_is_unchanged(jobs: int) -> None:
     """The issue's benchmark tournament, game by game: totals, rounds, winners, actions."""
-    results = play_all(Config(("greedy",), seats=2, games=300, seed=26), jobs)
+    results = play_all(Config(("greedy",), seats=2, games=300, seed=26), jobs)[0]
     sums = {
         "totals": sum(sum(r.totals) for r in results),
         "actions": sum(r.actions for r in results),
