@@ -103,7 +103,8 @@ def create_game(seats: int, options: Options | None = None) -> list[Event]:
 
 
 class _Decision:
-    """The events of one action, and the draft state they have produced so far."""
+    """The events of one action, and the draft state they have produced so far (its
+    `version` is brought up to date once, by `act`, when the action is decided)."""
 
     __slots__ = ("draft", "events", "shuffler")
 
@@ -115,7 +116,6 @@ class _Decision:
     def emit(self, event: Event) -> None:
         self.events.append(event)
         APPLY[type(event)](self.draft, event)
-        self.draft.version += 1
 
     def need_shuffler(self) -> Shuffler:
         if self.shuffler is None:
@@ -133,36 +133,68 @@ def decide(
     return act(state, seat, action, shuffler)[0]
 
 
+#: The turn actions' own classes: an action of one of them is none of the lobby's or the
+#: service's, so `act` goes straight to the turn (a bot's every move takes this path).
+_TURN_KINDS: frozenset[type] = frozenset({Reveal, Draw, TakeDiscard, Replace, Discard})
+
+
 def act(
     state: GameState, seat: int | None, action: Action, shuffler: Shuffler | None = None
 ) -> tuple[list[Event], GameState]:
     """`decide`, together with the state after its events (saves folding them again)."""
+    phase = state.phase
     if state.seats == 0:
         raise errors.GameNotStarted("there is no game yet")
-    if state.phase == FINISHED:
+    if phase == FINISHED:
         raise errors.GameFinished()
-    if state.phase == CANCELED:
+    if phase == CANCELED:
         raise errors.GameCanceled()
     decision = _Decision(state, shuffler)
-    if isinstance(action, Join):
-        _join(decision, action)
-        return decision.events, decision.draft
-    if isinstance(action, StopPlay):
-        _stop_play(decision)
-        return decision.events, decision.draft
-    if isinstance(action, Cancel):
-        _cancel(decision, action)
-        return decision.events, decision.draft
+    if type(action) not in _TURN_KINDS:
+        _other(decision, state, seat, action)
+    elif type(seat) is not int or not 0 <= seat < state.seats:
+        _seat_check(state, seat)  # raises: a spectator, or no such seat
+    elif phase == PLAYING and seat == state.current:
+        _turn(decision, seat, action)
+    else:
+        _turn_or_reveal(decision, state, seat, action)
+    draft = decision.draft
+    draft.version += len(decision.events)
+    return decision.events, draft
+
+
+def _seat_check(state: GameState, seat: int | None) -> None:
+    """Refuse a spectator, and a seat the game does not have."""
     if seat is None:
         raise errors.SpectatorCannotAct()
     if type(seat) is not int or not 0 <= seat < state.seats:  # a bool is not a seat
         raise errors.UnknownSeat(f"there is no seat {seat!r} in this game")
+
+
+def _other(decision: _Decision, state: GameState, seat: int | None, action: Action) -> None:
+    """Every action but a turn action of its own class: the lobby's, the service's, a
+    seat's leaving, and anything else (refused as the turn refuses it)."""
+    if isinstance(action, Join):
+        _join(decision, action)
+        return
+    if isinstance(action, StopPlay):
+        _stop_play(decision)
+        return
+    if isinstance(action, Cancel):
+        _cancel(decision, action)
+        return
+    _seat_check(state, seat)
+    assert seat is not None
     if isinstance(action, Leave):
         _leave(decision, seat, action)
-        return decision.events, decision.draft
-    if isinstance(action, TimeOut):
+    elif isinstance(action, TimeOut):
         _time_out(decision, seat, action)
-        return decision.events, decision.draft
+    else:
+        _turn_or_reveal(decision, state, seat, action)
+
+
+def _turn_or_reveal(decision: _Decision, state: GameState, seat: int, action: Action) -> None:
+    """A seat's own move: its turn while playing, its reveals in setup; else why not."""
     phase = state.phase
     if phase == PLAYING:
         if seat != state.current:
@@ -174,7 +206,6 @@ def act(
         raise errors.GameNotStarted("the game is waiting for players")
     else:
         raise errors.WrongStep("the round is being scored")
-    return decision.events, decision.draft
 
 
 def _join(decision: _Decision, action: Join) -> None:
@@ -369,17 +400,17 @@ def _reshuffle(decision: _Decision) -> None:
 def _end_turn(decision: _Decision, seat: int, column: int | None) -> None:
     """Column removal (R8), then the closer (R10), then the next seat or the round's end."""
     state = decision.draft
+    grid = state.grids[seat]
     if column is not None:
-        grid = state.grids[seat]
         mask = COLUMN_MASKS[column]
         if grid.up & mask == mask and not grid.gone & mask:
-            base = cell_index(column, 0)
+            base = column * ROWS
             a, b, c = grid.values[base : base + ROWS]
             if a == b == c:
                 decision.emit(ColumnRemoved(seat, column, a))
-    state = decision.draft
+                grid = state.grids[seat]
     if state.closer is None:
-        if not state.grids[seat].face_down:
+        if not ALL_CELLS_MASK & ~(grid.up | grid.gone):  # no card left face down
             decision.emit(FinalTurnsBegan(seat))
     elif state.final_turns_left <= 1:
         _end_round(decision)

@@ -11,10 +11,12 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from .options import Options
+from .slots import fast_init
 
 FinalGrid = tuple[int | None, ...]  # 12 cells, index column * 3 + row; None = removed (R8)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameCreated:
     """A game for `seats` players with its rule options (R2, R12).
@@ -28,6 +30,7 @@ class GameCreated:
     SCHEMA_VERSION: ClassVar[int] = 2
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerJoined:
     """A player took the next open seat: a person, or (`bot`, a strategy's name) a bot that
@@ -44,6 +47,7 @@ class PlayerJoined:
     SCHEMA_VERSION: ClassVar[int] = 3
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerLeft:
     """A seat of a game still waiting for players was given up: it is open again."""
@@ -52,6 +56,7 @@ class PlayerLeft:
     SCHEMA_VERSION: ClassVar[int] = 1
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SeatLeft:
     """The player of `seat` left a started game: the bot `bot` plays the seat to the end."""
@@ -61,6 +66,7 @@ class SeatLeft:
     SCHEMA_VERSION: ClassVar[int] = 1
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TurnTimedOut:
     """`seat`'s time for its turn (or its setup reveals) ran out: the events that follow, up
@@ -70,6 +76,7 @@ class TurnTimedOut:
     SCHEMA_VERSION: ClassVar[int] = 1
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SeatAbandoned:
     """`seat` timed out `max_timeouts` turns in a row (R12): the bot `bot` plays it from now
@@ -80,6 +87,7 @@ class SeatAbandoned:
     SCHEMA_VERSION: ClassVar[int] = 1
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundDealt:
     """A round dealt from `deck` (all 150 cards, top first): seat s gets cards 12s..12s+11 as
@@ -91,6 +99,7 @@ class RoundDealt:
     SCHEMA_VERSION: ClassVar[int] = 1
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardRevealed:
     """A face-down card turned face up: a setup reveal (R4.3) or after a discard (R6b)."""
@@ -102,6 +111,7 @@ class CardRevealed:
     SCHEMA_VERSION: ClassVar[int] = 1
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayStarted:
     """Every seat made its setup reveals; `seat` takes the first turn of the round (R5)."""
@@ -111,6 +121,7 @@ class PlayStarted:
     SCHEMA_VERSION: ClassVar[int] = 1
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardDrawn:
     """`seat` took the top of the draw pile; only that seat may see `value` (R7)."""
@@ -120,6 +131,7 @@ class CardDrawn:
     SCHEMA_VERSION: ClassVar[int] = 1
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DiscardTaken:
     seat: int
@@ -127,6 +139,7 @@ class DiscardTaken:
     SCHEMA_VERSION: ClassVar[int] = 1
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardReplaced:
     """The held card `value` now lies face up at (column, row); `replaced` went face up onto
@@ -140,6 +153,7 @@ class CardReplaced:
     SCHEMA_VERSION: ClassVar[int] = 1
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DrawnCardDiscarded:
     seat: int
@@ -147,6 +161,7 @@ class DrawnCardDiscarded:
     SCHEMA_VERSION: ClassVar[int] = 1
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ColumnRemoved:
     """Three equal face-up cards of `column` went onto the discard pile (R8)."""
@@ -157,6 +172,7 @@ class ColumnRemoved:
     SCHEMA_VERSION: ClassVar[int] = 1
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DrawPileReshuffled:
     """The draw pile ran out: the discard pile but its top card became the draw pile in
@@ -166,6 +182,7 @@ class DrawPileReshuffled:
     SCHEMA_VERSION: ClassVar[int] = 1
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TurnPassed:
     seat: int
@@ -173,6 +190,7 @@ class TurnPassed:
     SCHEMA_VERSION: ClassVar[int] = 1
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class FinalTurnsBegan:
     """`closer_seat` ended a turn with no face-down card: each other seat plays once more (R10).
@@ -184,6 +202,7 @@ class FinalTurnsBegan:
     SCHEMA_VERSION: ClassVar[int] = 2
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
     """The round is scored (R10, R11). `grids` are after the final reveal (None = removed).
@@ -208,6 +227,7 @@ ROUND_LIMIT = "round_limit"
 END_REASONS: tuple[str, ...] = (END_SCORE, ROUND_LIMIT)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     """The game is over, for `reason`; the lowest totals win, ties shared (R3, R13).
@@ -229,6 +249,7 @@ EXPIRED = "expired"
 CANCEL_REASONS: tuple[str, ...] = (DECLINED, CANCELED_BY_CREATOR, EXPIRED)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameCanceled:
     """The game was called off while it waited for players, for `reason` (R13): nothing was

@@ -51,6 +51,7 @@ from .state import (
     GameState,
     Grid,
     RoundResult,
+    make_grid,
 )
 
 T = TypeVar("T")
@@ -147,7 +148,7 @@ def _round_dealt(s: GameState, e: RoundDealt) -> None:
 def _card_revealed(s: GameState, e: CardRevealed) -> None:
     grid = s.grids[e.seat]
     up = grid.up | 1 << COLUMN_CELLS[e.column][e.row]
-    _set_grid(s, e.seat, Grid(grid.values, up, grid.gone))
+    _set_grid(s, e.seat, make_grid(grid.values, up, grid.gone))
     s.last_action = (e,)
     if s.phase == PLAYING:
         s.step = TURN_DONE
@@ -185,7 +186,7 @@ def _card_replaced(s: GameState, e: CardReplaced) -> None:
     values = list(grid.values)
     replaced = values[cell]
     values[cell] = s.held  # type: ignore[assignment]
-    _set_grid(s, e.seat, Grid(tuple(values), grid.up | 1 << cell, grid.gone))
+    _set_grid(s, e.seat, make_grid(tuple(values), grid.up | 1 << cell, grid.gone))
     s.discard = (*s.discard, replaced)
     s.held = None
     s.held_from = None
@@ -205,7 +206,7 @@ def _column_removed(s: GameState, e: ColumnRemoved) -> None:
     grid = s.grids[e.seat]
     base = cell_index(e.column, 0)
     s.discard = (*s.discard, *grid.values[base : base + ROWS])
-    _set_grid(s, e.seat, Grid(grid.values, grid.up, grid.gone | COLUMN_MASKS[e.column]))
+    _set_grid(s, e.seat, make_grid(grid.values, grid.up, grid.gone | COLUMN_MASKS[e.column]))
     _caused(s, e)
 
 
@@ -217,9 +218,11 @@ def _draw_pile_reshuffled(s: GameState, e: DrawPileReshuffled) -> None:
 
 
 def _turn_passed(s: GameState, e: TurnPassed) -> None:
-    if s.closer is not None and e.seat != s.closer:
+    seat = e.seat
+    if s.closer is not None and seat != s.closer:
         s.final_turns_left -= 1
-    _turn_done(s, e.seat)
+    if s.timing_out is not None or s.timeouts[seat]:  # `_turn_done`, checked inline first
+        _turn_done(s, seat)
     s.turn += 1
     s.current = e.next_seat
     s.step = CHOOSE

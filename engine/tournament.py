@@ -41,7 +41,7 @@ from .events import Event
 from .options import MAX_SEATS, MIN_SEATS, Options
 from .shuffle import SeededShuffler
 from .simulate import start_game
-from .state import FINISHED, PLAYING, GameState
+from .state import FINISHED, PLAYING
 from .strategies import STRATEGIES, History, Seen, strategy
 from .view import seat_view
 
@@ -135,15 +135,18 @@ def play(plan: Plan, options: Options | None = None) -> tuple[GameResult, list[E
     shuffler = SeededShuffler(plan.shuffle_seed)
     events, state = start_game(seats, shuffler, options)
     histories = [History(seat, seats, events) for seat in range(seats)]
-    players = [strategy(name) for name in plan.lineup]
+    choosers = [strategy(name).choose for name in plan.lineup]
+    key = plan.key
     actions = 0
-    while state.phase != FINISHED:
+    while state.phase != FINISHED:  # the hot loop of a tournament: a move per pass
         if actions >= MAX_ACTIONS:
             raise RuntimeError(f"game {plan} did not end")
-        seat = _to_act(state)
-        seen = Seen(seat_view(state, seat), histories[seat], plan.key)
-        new, state = act(state, seat, players[seat].choose(seen), shuffler)
-        events.extend(new)
+        seat = state.current
+        if seat is None or state.phase != PLAYING:
+            seat = seats_to_act(state)[0]  # in setup the first seat with reveals left (R4.3)
+        chosen = choosers[seat](Seen(seat_view(state, seat), histories[seat], key))
+        new, state = act(state, seat, chosen, shuffler)
+        events += new
         actions += 1
     result = GameResult(
         plan.deal, plan.lineup, state.totals, len(state.rounds), state.winners, actions
@@ -151,24 +154,22 @@ def play(plan: Plan, options: Options | None = None) -> tuple[GameResult, list[E
     return result, events
 
 
-def _to_act(state: GameState) -> int:
-    """The current seat; in setup the first seat with reveals left (R4.3)."""
-    if state.phase == PLAYING and state.current is not None:
-        return state.current
-    return seats_to_act(state)[0]
-
-
-def _play_deals(task: tuple[Config, list[int]]) -> list[GameResult]:
-    """A worker's job: every game of some deals (results only: logs stay in the worker)."""
+def _play_deals(task: tuple[Config, list[int]]) -> tuple[list[GameResult], float]:
+    """A worker's job: every game of some deals (results only: logs stay in the worker), and
+    the CPU seconds the worker spent on them."""
     config, deals = task
-    return [play(plan, config.options)[0] for plan in plans(config, deals)]
+    start = time.process_time()
+    results = [play(plan, config.options)[0] for plan in plans(config, deals)]
+    return results, time.process_time() - start
 
 
 def play_all(
     config: Config, jobs: int = 1, progress: Callable[[int], None] | None = None
-) -> list[GameResult]:
+) -> tuple[list[GameResult], float]:
     """Every game of the tournament, on `jobs` processes; `progress(games done)` after each
-    batch of deals. The results come back in plan order whatever the number of jobs."""
+    batch of deals. The results come back in plan order whatever the number of jobs, with the
+    CPU seconds the games took, summed over the processes: a figure a busy machine changes
+    far less than the wall clock's."""
     per_task = max(1, min(16, config.deals // (jobs * 8)))
     tasks = [
         (config, list(range(start, min(start + per_task, config.deals))))
@@ -176,16 +177,18 @@ def play_all(
     ]
     pool = get_context("fork").Pool(jobs) if jobs > 1 else None
     results: list[GameResult] = []
+    cpu = 0.0
     try:
         batches = map(_play_deals, tasks) if pool is None else pool.imap(_play_deals, tasks)
-        for batch in batches:
+        for batch, seconds in batches:
             results.extend(batch)
+            cpu += seconds
             if progress is not None:
                 progress(len(results))
     finally:
         if pool is not None:
             pool.terminate()
-    return results
+    return results, cpu
 
 
 # Ratings.
@@ -328,10 +331,17 @@ class Report:
     games: int
     seconds: float
     standings: dict[str, Standing]
+    cpu_seconds: float = 0.0  # the games' CPU time, summed over the processes
+    jobs: int = 1
 
     @property
     def games_per_s(self) -> float:
         return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def games_per_cpu_s(self) -> float:
+        """Games per second of one process's CPU time: what a core of its own would play."""
+        return self.games / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
 
     def to_data(self) -> dict[str, Any]:
         """The `--json` object."""
@@ -339,6 +349,8 @@ class Report:
             "games": self.games,
             "seats": self.config.seats,
             "games_per_s": round(self.games_per_s, 2),
+            "jobs": self.jobs,
+            "games_per_cpu_s": round(self.games_per_cpu_s, 2),
             "strategies": {
                 name: {
                     "games": s.games,
@@ -359,7 +371,8 @@ class Report:
         duplicate = " (duplicate: each deal once per rotation)" if config.duplicate else ""
         lines = [
             f"{self.games} games at {config.seats} seats{duplicate}, seed {config.seed}: "
-            f"{self.games_per_s:,.1f} games/s",
+            f"{self.games_per_s:,.1f} games/s on {self.jobs} processes "
+            f"({self.games_per_cpu_s:,.1f} per CPU second)",
             "",
             f"{'strategy':<14}{'games':>7}{'wins':>7}{'win rate':>10}{'per round':>11}"
             f"{'per game':>10}{'rating':>9}   95% interval",
@@ -404,11 +417,11 @@ def run(config: Config, jobs: int | None = None, progress: TextIO | None = None)
     total = config.deals * config.rotations
     start = time.perf_counter()
     bar = None if progress is None else _bar(progress, total, start)
-    results = play_all(config, jobs, bar)
+    results, cpu = play_all(config, jobs, bar)
     seconds = time.perf_counter() - start
     if progress is not None:
         progress.write("\n")
-    return Report(config, len(results), seconds, standings(results, config))
+    return Report(config, len(results), seconds, standings(results, config), cpu, jobs)
 
 
 def _bar(out: TextIO, total: int, start: float) -> Callable[[int], None]:

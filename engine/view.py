@@ -8,11 +8,10 @@ is unknown; a card drawn from the draw pile is seen by its drawer only until it 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from functools import cached_property, lru_cache
-from types import MemberDescriptorType
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple
 
 from .actions import (
     Action,
@@ -46,9 +45,8 @@ from .events import (
     SeatLeft,
     event_to_data,
 )
+from .slots import maker, slot
 from .state import DECK, PLAYING, ROUND_ENDED, SETUP, GameState, Grid, RoundResult
-
-T = TypeVar("T")
 
 FACE_DOWN = "face_down"
 FACE_UP = "face_up"
@@ -181,6 +179,11 @@ class GameView:
     # no time), None from `view`.
     turn_deadline: str | None = None
 
+    def player(self, seat: int) -> PlayerView:
+        """`players[seat]`: one seat's part, which a view made for a bot builds alone (a
+        strategy reading its own grid need not build every seat's)."""
+        return self.players[seat]
+
     def to_data(self) -> dict[str, Any]:
         """Plain JSON-able data in the API's field names."""
         return {
@@ -227,34 +230,8 @@ class GameView:
         }
 
 
-def _slot(cls: type, name: str) -> MemberDescriptorType:
-    """The slot `name` of `cls` or of a class it inherits from (not a property over it)."""
-    for klass in cls.__mro__:
-        found = klass.__dict__.get(name)
-        if isinstance(found, MemberDescriptorType):
-            return found
-    raise AttributeError(name)
-
-
-def _maker(cls: type[T], names: Sequence[str] = ()) -> Callable[..., T]:
-    """A constructor of the frozen dataclass `cls` from its fields' values, in their order,
-    that fills the slots directly: a frozen dataclass's own `__init__` sets each field through
-    `object.__setattr__`, a large share of a view's cost (every bot move builds one).
-    Its source is written out field by field and compiled once, as `dataclasses` does for
-    `__init__`; the values are not checked. `names`: the slots to fill (default: the fields)."""
-    names = names or [f.name for f in fields(cls)]  # type: ignore[arg-type]
-    scope: dict[str, Any] = {f"set_{name}": _slot(cls, name).__set__ for name in names}
-    scope.update(new=object.__new__, cls=cls)
-    lines = [f"def make({', '.join(names)}):", "    made = new(cls)"]
-    lines += [f"    set_{name}(made, {name})" for name in names]
-    lines.append("    return made")
-    exec("\n".join(lines), scope)
-    made: Callable[..., T] = scope["make"]
-    return made
-
-
-_new_view = _maker(GameView)
-_new_player = _maker(PlayerView)
+_new_view = maker(GameView)
+_new_player = maker(PlayerView)
 
 
 def _grid_data(grid: tuple[tuple[Cell, ...], ...]) -> list[list[dict[str, Any]]]:
@@ -294,10 +271,15 @@ def _player(
     kept = _PLAYER_VIEWS.get(key)
     if kept is not None:
         kept_grid, player = kept
-        same = (player.seat, player.name, player.total, player.bot, player.timeouts) == (
-            seat, name, total, bot, timeouts,
-        ) and player.account == account  # fmt: skip
-        if kept_grid is grid and same:
+        if (  # compared one by one, cheapest and likeliest to differ first
+            kept_grid is grid
+            and player.total == total
+            and player.seat == seat
+            and player.timeouts == timeouts
+            and player.bot == bot
+            and player.name == name
+            and player.account == account
+        ):
             return player
     if len(_PLAYER_VIEWS) >= _PLAYER_VIEWS_KEPT:
         _PLAYER_VIEWS.clear()
@@ -374,12 +356,36 @@ def _round_summaries(rounds: tuple[RoundResult, ...]) -> tuple[RoundSummary, ...
 #: `reveal_all`): they are the same objects in every state until one of them changes.
 _PLAYERS: dict[tuple[Any, ...], tuple[tuple[Any, ...], tuple[PlayerView, ...]]] = {}
 _PLAYERS_KEPT = 1024
+#: The last answer of `_players` (by `reveal_all`), checked first: the views of one game's
+#: seats, move after move, mostly follow each other (a tournament's or a bot's game), and
+#: comparing six identities costs less than building the key of `_PLAYERS`.
+_LAST_PLAYERS: list[tuple[Any, ...] | None] = [None, None]
 
 
 def _players(state: GameState, reveal_all: bool) -> tuple[PlayerView, ...]:
     """Every seat's public part of the view; found by identity, since most actions change
     no grid that the previous view did not already show."""
+    last = _LAST_PLAYERS[reveal_all]
+    if (
+        last is not None
+        and last[0] is state.grids
+        and last[1] is state.totals
+        and last[2] is state.names
+        and last[3] is state.bots
+        and last[4] is state.timeouts
+        and last[5] is state.accounts
+    ):
+        return last[6]
     parts = (state.grids, state.totals, state.names, state.bots, state.timeouts, state.accounts)
+    players = _players_of(state, parts, reveal_all)
+    _LAST_PLAYERS[reveal_all] = (*parts, players)
+    return players
+
+
+def _players_of(
+    state: GameState, parts: tuple[Any, ...], reveal_all: bool
+) -> tuple[PlayerView, ...]:
+    """`_players` past its last answer: by the identities of `parts`, else built."""
     key = (*map(id, parts), reveal_all)
     kept = _PLAYERS.get(key)
     if kept is not None and all(a is b for a, b in zip(kept[0], parts, strict=True)):
@@ -510,24 +516,42 @@ class _SeatView(GameView):
 
     __hash__ = GameView.__hash__
 
+    def player(self, seat: int) -> PlayerView:
+        players = _PLAYERS_SLOT.__get__(self, GameView)
+        if players is not _UNSET:
+            return players[seat]
+        state = self._state  # not read yet: this seat's part is built alone
+        return _player(
+            seat,
+            state.names[seat],
+            state.totals[seat] if state.totals else 0,
+            state.grids[seat] if state.grids else None,
+            state.bots[seat],
+            state.timeouts[seat],
+            state.accounts[seat],
+            False,
+        )
 
-#: What a lazy field of `_SeatView` holds until it is first read.
+
+#: What a lazy field of `_SeatView` holds until it is first read (a marker, not an empty
+#: slot: reading an empty slot raises, and a raised exception costs more than the marker).
 _UNSET: Any = object()
+_PLAYERS_SLOT = slot(GameView, "players")
 
 
 def _lazy(name: str, compute: Callable[[GameState, int | None], Any]) -> property:
     """A field of `_SeatView`, read from its slot in `GameView`, filled on first read."""
-    slot = _slot(GameView, name)
+    field_slot = slot(GameView, name)
 
     def read(self: _SeatView) -> Any:
-        value = slot.__get__(self, GameView)
+        value = field_slot.__get__(self, GameView)
         if value is _UNSET:
             value = compute(self._state, self.you)
-            slot.__set__(self, value)
+            field_slot.__set__(self, value)
         return value
 
     def write(self: _SeatView, value: Any) -> None:  # only `__init__` sets a field
-        slot.__set__(self, value)
+        field_slot.__set__(self, value)
 
     return property(read, write, doc=f"`GameView.{name}`, computed when first read.")
 
@@ -542,13 +566,14 @@ _LAZY_FIELDS: dict[str, Callable[[GameState, int | None], Any]] = {
 }
 for _name, _compute in _LAZY_FIELDS.items():
     setattr(_SeatView, _name, _lazy(_name, _compute))
-_new_seat_view = _maker(_SeatView, ["_state", *(f.name for f in fields(GameView))])
+_new_seat_view = maker(_SeatView, ["_state", *(f.name for f in fields(GameView))])
 
 
 def seat_view(state: GameState, seat: int) -> GameView:
     """`view(state, seat)` for a bot: the same view, its costlier fields computed only if
     read (see `_SeatView`)."""
     phase = state.phase
+    discard = state.discard
     return _new_seat_view(
         state,
         state.version,
@@ -561,10 +586,10 @@ def seat_view(state: GameState, seat: int) -> GameView:
         state.closer,  # closer_seat
         state.final_turns_left if phase == PLAYING and state.closer is not None else 0,
         _UNSET,  # starting_seat
-        state.discard_top,
-        len(state.discard),  # discard_size
-        state.deck_size,
-        _held_card(state, seat, False),
+        discard[-1] if discard else None,  # discard_top
+        len(discard),  # discard_size
+        len(state.deck) - state.deck_pos,  # deck_size
+        None if state.held is None else _held_card(state, seat, False),
         _UNSET,  # players
         tuple(legal_actions(state, seat)),
         _UNSET,  # rounds

@@ -26,7 +26,7 @@ def greedy_action(view: GameView) -> Action:
     legal = view.legal_actions
     if view.you is None or not legal:
         raise ValueError("nothing to choose")
-    grid = view.players[view.you].grid
+    grid = view.player(view.you).grid
     kind = type(legal[0])
     if kind is Draw or kind is TakeDiscard:
         top = view.discard_top
@@ -47,17 +47,16 @@ def greedy_action(view: GameView) -> Action:
 
 
 def _reveal(grid: Columns, reveals: Sequence[Action]) -> Action:
-    """Turn a card in the column with the fewest face-up cards (spreads the information)."""
-    shown = [sum(1 for cell in cells if cell.state == FACE_UP) for cells in grid]
+    """Turn a card in the column with the fewest face-up cards (spreads the information);
+    of equals, the first by column then row."""
+    shown = [sum([cell.state == FACE_UP for cell in cells]) for cells in grid]
     best: Reveal | None = None
+    best_key = (0, 0, 0)
     for action in reveals:
         assert isinstance(action, Reveal)
-        if best is None or (shown[action.column], action.column, action.row) < (
-            shown[best.column],
-            best.column,
-            best.row,
-        ):
-            best = action
+        key = (shown[action.column], action.column, action.row)
+        if best is None or key < best_key:
+            best, best_key = action, key
     assert best is not None
     return best
 
@@ -65,8 +64,11 @@ def _reveal(grid: Columns, reveals: Sequence[Action]) -> Action:
 def _placement(grid: Columns, value: int, *, must: bool) -> tuple[int, int] | None:
     """Where `value` should go: completing a column (R8), replacing a face-up card at least
     `IMPROVEMENT` higher, or a face-down card when it is low; when it `must` go somewhere,
-    the best of the rest. None: keep it off the grid."""
-    best: tuple[int, int, int] | None = None  # (face-up value, column, row)
+    the best of the rest. None: keep it off the grid. One pass over the cells (this runs for
+    most of a bot's moves): the highest face-up card, the first of equals, and the first
+    face-down cell are followed as it goes."""
+    best_value: int | None = None
+    best: tuple[int, int] | None = None  # (column, row) of the highest face-up card
     first_down: tuple[int, int] | None = None
     for column, cells in enumerate(grid):
         if not cells or cells[0].state == REMOVED:
@@ -75,28 +77,32 @@ def _placement(grid: Columns, value: int, *, must: bool) -> tuple[int, int] | No
         other = -1
         for row, cell in enumerate(cells):
             state = cell.state
-            if state == FACE_UP and cell.value == value:
+            if state == FACE_DOWN:
+                if other < 0:
+                    other = row
+                if first_down is None:
+                    first_down = (column, row)
+                continue
+            card = cell.value
+            if state == FACE_UP and card == value:
                 matching += 1
             elif other < 0:
                 other = row
-            if state == FACE_DOWN:
-                if first_down is None:
-                    first_down = (column, row)
-            elif cell.value is not None and (best is None or cell.value > best[0]):
-                best = (cell.value, column, row)
+            if card is not None and (best_value is None or card > best_value):
+                best_value, best = card, (column, row)
         if matching == 2:
             return column, other  # completes a column (R8)
-    if best is not None and best[0] - value >= IMPROVEMENT:
-        return best[1], best[2]
+    if best_value is not None and best_value - value >= IMPROVEMENT:
+        return best
     if first_down is not None and value <= LOW_CARD:
         return first_down
     if must:
-        if best is not None and best[0] > value:
-            return best[1], best[2]
+        if best_value is not None and best_value > value:
+            return best
         if first_down is not None:
             return first_down
         if best is not None:
-            return best[1], best[2]
+            return best
     return None
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
+import pickle
 from typing import Any
 
 import pytest
@@ -247,3 +250,20 @@ def test_an_old_payload_with_the_new_fields_too_is_refused(
     """An upcaster never drops or overrides a field: such a payload is neither version."""
     with pytest.raises(ValueError):
         event_from_data(type_name, payload, 1)
+
+
+def test_the_events_faster_init_builds_the_same_frozen_events() -> None:
+    """`slots.fast_init` (issue 26): the same parameters and defaults, by position or by name,
+    frozen, equal, picklable and `dataclasses.replace`-able as the dataclass's own `__init__`."""
+    for cls in EVENT_TYPES.values():  # each fills its slots, no `object.__setattr__`
+        assert all(name.startswith("set_") for name in cls.__init__.__code__.co_names)
+    event = CardReplaced(1, 2, 0, 5, 7)
+    assert event == CardReplaced(seat=1, column=2, row=0, value=5, replaced=7)
+    assert pickle.loads(pickle.dumps(event)) == event == copy.deepcopy(event)
+    assert dataclasses.replace(event, seat=0) == CardReplaced(0, 2, 0, 5, 7)
+    assert PlayerJoined(0, "Ann") == PlayerJoined(0, "Ann", None, None)
+    assert PlayerJoined(0, "Ann", account="ann").account == "ann"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        event.seat = 3  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        CardReplaced(1, 2)  # type: ignore[call-arg]

@@ -177,7 +177,12 @@ def test_seat_view_is_the_view_field_for_field() -> None:
         for state in states:
             for seat in range(seats):
                 eager, lazy = view(state, seat), seat_view(state, seat)
+                # One seat's part, read before the players are (built alone) and after.
+                for other in range(seats):
+                    assert seat_view(state, seat).player(other) == eager.players[other]
+                    assert eager.player(other) == eager.players[other]
                 assert lazy == eager and eager == lazy and isinstance(lazy, GameView)
+                assert all(lazy.player(s) == eager.players[s] for s in range(seats))
                 assert lazy.to_data() == eager.to_data()
                 assert dataclasses.replace(lazy) == eager
                 compared += 1
