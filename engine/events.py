@@ -337,7 +337,20 @@ def _frozen(value: Any) -> Any:
 
 def event_to_data(event: Event) -> dict[str, Any]:
     """The event's payload as JSON-able data (tuples become lists)."""
-    return {f.name: _plain(getattr(event, f.name)) for f in fields(event)}
+    return {name: _plain(getattr(event, name)) for name in _field_names(type(event))}
+
+
+#: Each event class's field names (`_field_names`).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...]:
+    """An event class's field names, read once: `fields()` rebuilds its tuple on every call,
+    and every action's events pass here (the action path's profile, docs/PERFORMANCE.md)."""
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(kind))
+    return names
 
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
