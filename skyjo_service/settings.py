@@ -161,7 +161,7 @@ CORS_ALLOW_HEADERS = (
     "if-none-match",
     "idempotency-key",
 )
-CORS_EXPOSE_HEADERS = ("etag", "location", "retry-after", "idempotent-replayed")
+CORS_EXPOSE_HEADERS = ("etag", "link", "location", "retry-after", "idempotent-replayed")
 
 if not DEBUG:  # production serves static files itself (`make serve` collects them first)
     MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
@@ -260,6 +260,10 @@ REPLAY_CHECKPOINT_EVERY = env_int("REPLAY_CHECKPOINT_EVERY", 100)
 SKYJO_WARM_GAMES = env_int("SKYJO_WARM_GAMES", 2048)
 
 # Live play (games.live, games.streams): streams and long polls.
+#: Where clients open the game streams, named by the games' `Link: <…>; rel="stream"`: the
+#: stream tier's public address (`make run` and `make serve` set it to theirs), or "" when one
+#: address serves both (a balancer sending `/api/v1/games/*/stream` to the tier).
+STREAM_BASE_URL = os.environ.get("STREAM_BASE_URL", "").rstrip("/")
 #: Seconds between comment lines on an idle stream (proxies close silent connections).
 LIVE_HEARTBEAT_SECONDS = env_float("LIVE_HEARTBEAT_SECONDS", 15.0)
 #: Seconds a stream lasts before it closes cleanly (deploys drain; clients resume).
@@ -287,6 +291,12 @@ LIVE_SEND_TIMEOUT_SECONDS = env_float("LIVE_SEND_TIMEOUT_SECONDS", 10.0)
 LIVE_SEND_BUFFER_BYTES = env_int("LIVE_SEND_BUFFER_BYTES", 65536)
 #: Threads per process that read what streams send (each holds a database connection).
 LIVE_READERS = env_int("LIVE_READERS", 2)
+#: The stream tier's threads per process that make its streams' steps after each move (one
+#: call per game and move; the reads themselves are the readers').
+LIVE_FANOUT_THREADS = env_int("LIVE_FANOUT_THREADS", 2)
+#: Steps a stream tier's stream may have waiting for a client that stopped reading before it
+#: is dropped (its memory bounded).
+LIVE_QUEUE_LIMIT = env_int("LIVE_QUEUE_LIMIT", 64)
 #: Seconds between polls of the watched games' versions (0: 0.1 on SQLite, where it is the
 #: only way to hear of other processes' writes; 2 on PostgreSQL, a net under the notifications).
 LIVE_POLL_SECONDS = env_float("LIVE_POLL_SECONDS", 0.0)

@@ -247,6 +247,15 @@ ETAG = OpenApiParameter(
     description='The game version this answer shows, quoted: `"12"`.',
     response=[200, 201, 304],
 )
+STREAM_LINK = OpenApiParameter(
+    "Link",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="Where to open the game's stream: `<https://…/api/v1/games/{id}/stream>; "
+    'rel="stream"`. It may name another server than this one (the stream tier, '
+    "docs/SCALING.md); a relative address is this server's.",
+    response=[200, 201, 304],
+)
 LOCATION = OpenApiParameter(
     "Location",
     OpenApiTypes.STR,

@@ -112,6 +112,12 @@ class Hub:
         self.draining = threading.Event()
         self.held: Counter[str] = Counter()  # places held, by kind
         self._held_by: Counter[str] = Counter()  # places held, by client address
+        #: Called with a watched key whenever it has news (and with None when the process
+        #: drains): the stream tier's event loops learn of moves this way (`astreams`).
+        self._news_listeners: list[Callable[[WatchKey | None], None]] = []
+        #: Places this process holds at most: `LIVE_MAX_STREAMS` unless its server says
+        #: otherwise (the stream tier: `manage.py stream_tier --max-streams`).
+        self.capacity: int | None = None
 
     @contextmanager
     def watching(self, game_id: WatchKey, version: int) -> Iterator[None]:
@@ -138,7 +144,7 @@ class Hub:
             per_address = settings.LIVE_MAX_STREAMS_PER_ADDRESS  # 0: no limit per address
             if per_address and self._held_by[address] >= per_address:
                 raise TooManyStreamsFromAddress()
-            if self.held.total() >= settings.LIVE_MAX_STREAMS:
+            if self.held.total() >= (self.capacity or settings.LIVE_MAX_STREAMS):
                 raise TooManyStreams()
             self.held[kind] += 1
             self._held_by[address] += 1
@@ -163,6 +169,17 @@ class Hub:
                 return
             watched.version = version
             watched.changed.notify_all()
+        self._tell(game_id)
+
+    def listen_for_news(self, listener: Callable[[WatchKey | None], None]) -> None:
+        """Call `listener(key)` after each piece of news of a watched key, from whichever
+        thread learnt it, and `listener(None)` when the process drains; it must not block."""
+        with self._lock:
+            self._news_listeners.append(listener)
+
+    def _tell(self, key: WatchKey | None) -> None:
+        for listener in self._news_listeners:
+            listener(key)
 
     def wait_beyond(self, game_id: WatchKey, version: int, timeout: float) -> int:
         """Wait (at most `timeout` seconds) until the watched game is past `version`, or the
@@ -183,6 +200,7 @@ class Hub:
                 return
             watched.chat = sequence
             watched.changed.notify_all()
+        self._tell(game_id)
 
     def wait_for_news(self, game_id: uuid.UUID, version: int, chat: int, timeout: float) -> bool:
         """`wait_beyond` for a game's stream, which also carries its chat: whether the game
@@ -239,6 +257,7 @@ class Hub:
         with self._lock:
             for watched in self._games.values():
                 watched.changed.notify_all()
+        self._tell(None)
 
     def _executor(self) -> ThreadPoolExecutor:
         if self._readers is None:

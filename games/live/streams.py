@@ -104,35 +104,61 @@ def shared_batch(game_id: uuid.UUID, viewer: int | None, after: int, chat: int =
     return hub.shared_read(key, lambda: batch_for(read, viewer, after, chat))
 
 
+@dataclass(frozen=True)
+class Step:
+    """What a stream sends next from `cursor` (nothing at all when nobody moved): the frames,
+    where it then is, and whether it ends after them (the game's over, or the viewer's seat
+    is no longer held as it was)."""
+
+    frames: bytes
+    cursor: Cursor
+    ended: bool
+
+
+def step(game_id: uuid.UUID, viewer: Viewer, cursor: Cursor, first: bool = False) -> Step:
+    """A stream's next frames after `cursor`: the moves' batch (always on the `first` step:
+    the view tells a client whether it is to act), then the chat's new messages, then, at a
+    finished game's end, its rematch. The one way both tiers' streams advance (`stream`,
+    and `astreams` on the stream tier)."""
+    batch = shared_batch(game_id, viewer.seat, cursor.events, cursor.chat)
+    if not still_held(game_id, viewer, batch.upto):
+        return Step(b"", cursor, True)
+    talk = chat_batch(game_id, viewer.seat, batch.finished, Cursor(batch.upto, cursor.chat))
+    chunks = [batch.frames] if batch.events or first else []
+    chunks.append(talk.frames)
+    if batch.finished:
+        chunks.extend(rematch_frames(game_id))
+    return Step(b"".join(chunks), Cursor(batch.upto, talk.upto), batch.finished)
+
+
+def opening(game: Game, after: Cursor) -> tuple[bytes, Cursor]:
+    """What every stream sends before its first step (`retry:`, and a `skipped` frame if it
+    was asked to start more than `LIVE_STREAM_BACKLOG` events back) and where it starts."""
+    cursor = Cursor(backlog_start(game.version, after.events), after.chat)
+    head = retry(settings.LIVE_RETRY_MS)
+    if cursor.events > after.events:
+        head += skipped_frame(game.id, after.events, cursor.events)
+    return head, cursor
+
+
 def stream(game: Game, viewer: Viewer, after: Cursor) -> Iterator[bytes]:
-    """The stream's bytes: `retry:`, then a batch (always with a view first, so a client
-    knows at once whether it is to act), then a batch after every move and the chat's
-    messages as they come (`chat_stream`), a comment when idle; it ends after the game's last
-    event (a finished game's with its rematch's frame, if it has one), after
+    """The stream's bytes on a thread of its own: `opening`, then a `step` at once (with a
+    view first) and after every move or chat message, a comment when idle; it ends after the
+    game's last event (a finished game's with its rematch's frame, if it has one), after
     `LIVE_STREAM_SECONDS`, when the process drains (the client reconnects with
-    `Last-Event-ID`), or before a batch once the viewer's seat is no longer held as it was
-    (`still_held`). It starts at most `LIVE_STREAM_BACKLOG` events before the game's version,
-    with a `skipped` frame naming what it left out."""
+    `Last-Event-ID`), or once the viewer's seat is no longer held as it was (`still_held`)."""
     with hub.watching(game.id, game.version):
-        yield retry(settings.LIVE_RETRY_MS)
-        cursor = Cursor(backlog_start(game.version, after.events), after.chat)
-        if cursor.events > after.events:
-            yield skipped_frame(game.id, after.events, cursor.events)
+        head, cursor = opening(game, after)
+        yield head
         deadline = time.monotonic() + settings.LIVE_STREAM_SECONDS
         first = True
         while True:
-            batch = shared_batch(game.id, viewer.seat, cursor.events, cursor.chat)
-            if not still_held(game.id, viewer, batch.upto):
+            advanced = step(game.id, viewer, cursor, first)
+            if advanced.frames:
+                yield advanced.frames
+            if advanced.ended:
                 return
-            if batch.events or first:
-                yield batch.frames
-            talk = chat_batch(game.id, viewer.seat, batch.finished, Cursor(batch.upto, cursor.chat))
-            if talk.frames:
-                yield talk.frames
-            cursor, first = Cursor(batch.upto, talk.upto), False
-            if batch.finished:
-                yield from rematch_frames(game.id)
-                return
+            cursor, first = advanced.cursor, False
             if not (yield from _waited(game.id, viewer, cursor, deadline)):
                 return
 

@@ -6,14 +6,17 @@ They serve a database of their own that this session creates and migrates: a tem
 file, or, when the run is on PostgreSQL (DATABASE_URL), a database beside the test database,
 dropped at the end. The tests reach them over HTTP only, so no test needs `django_db`.
 
-Three servers, started at once, shared by every live test:
+Five servers, started at once, shared by every live test:
 
 - `main`: the deployed shape (a worker per CPU), with short live timings so that streams close,
   and clients resume, within a test's time;
 - `other`: a second server, one worker: an action through `main` must reach a stream held here
   (PostgreSQL: by a notification alone, its poll set to 30 s; SQLite: by the poll);
 - `small`: one worker, seven threads, at most six streams, no connection kept after use: what
-  a disconnected client frees is counted there.
+  a disconnected client frees is counted there;
+- `tier` and `other_tier`: the stream tier (`manage.py stream_tier`, ASGI), with `main`'s and
+  `other`'s live settings. The stream tests take their streams from the fixture `tiers`, once
+  from the API servers (`wsgi`) and once from the stream tier (`asgi`): the same frames.
 
 Every server sends a comment at least every half second on an idle stream, so that a client
 that went away is noticed (its next write fails) within a second.
@@ -106,7 +109,19 @@ class Servers:
     main: Server
     other: Server
     small: Server
+    tier: Server
+    other_tier: Server
     database: Database
+
+
+@dataclass(frozen=True)
+class Tiers:
+    """Where a test opens its streams: `main`'s (actions go to `main` whatever the tier)
+    and `other`'s, a server of another process."""
+
+    kind: str  # "wsgi": the API servers; "asgi": the stream tier
+    main: str
+    other: str
 
 
 @pytest.fixture(scope="session")
@@ -167,11 +182,14 @@ def _terminate(processes: list[subprocess.Popen[bytes]]) -> None:
             process.send_signal(signal.SIGTERM)
 
 
-def _command(port: int) -> list[str]:
-    """`make serve`'s command line: the configuration file says the rest (worker class,
-    application, timeouts); WORKERS and THREADS come from the environment, as there."""
-    config = ROOT / "skyjo_service" / "gunicorn.conf.py"
+def _command(name: str, port: int) -> list[str]:
+    """`make serve`'s command lines: gunicorn (the configuration file says the rest: worker
+    class, application, timeouts; WORKERS and THREADS come from the environment, as there),
+    and for the tiers `manage.py stream_tier`."""
     bind = f"127.0.0.1:{port}"
+    if name.endswith("tier"):
+        return [sys.executable, str(ROOT / "manage.py"), "stream_tier", bind]
+    config = ROOT / "skyjo_service" / "gunicorn.conf.py"
     return [sys.executable, "-m", "gunicorn", "--config", str(config), "--bind", bind,
             "--no-control-socket"]  # fmt: skip
 
@@ -189,6 +207,8 @@ def servers(live_database: Database, tmp_path_factory: pytest.TempPathFactory) -
         "main": _environment(database, **MAIN),
         "other": _environment(database, **other),
         "small": _environment(database, SMALL_APPLICATION, **SMALL),
+        "tier": _environment(database, **MAIN),
+        "other_tier": _environment(database, **other),
     }
     log_path = Path(os.environ.get("LIVE_TESTS_LOG") or tmp_path_factory.getbasetemp() / "log")
     with ExitStack() as stack, log_path.open("a") as log:
@@ -196,8 +216,9 @@ def servers(live_database: Database, tmp_path_factory: pytest.TempPathFactory) -
         for name, env in environments.items():
             env["STATIC_ROOT"] = str(static)
             port = free_port()
+            command = _command(name, port)
             process = subprocess.Popen(
-                _command(port), env=env, cwd=ROOT, stdout=log, stderr=log, start_new_session=True
+                command, env=env, cwd=ROOT, stdout=log, stderr=log, start_new_session=True
             )
             stack.callback(stop, process)
             started[name] = (f"http://127.0.0.1:{port}", process)
@@ -205,7 +226,22 @@ def servers(live_database: Database, tmp_path_factory: pytest.TempPathFactory) -
         for url, process in started.values():
             wait_until_ready(url, process, timeout=60)
         made = {name: Server(url, process.pid) for name, (url, process) in started.items()}
-        yield Servers(made["main"], made["other"], made["small"], database)
+        yield Servers(**made, database=database)
+
+
+@pytest.fixture(scope="session", params=["wsgi", "asgi"])
+def tiers(request: pytest.FixtureRequest, servers: Servers) -> Tiers:
+    """The streams' servers: the API's (gunicorn's threads), then the stream tier's."""
+    if request.param == "wsgi":
+        return Tiers("wsgi", servers.main.url, servers.other.url)
+    return Tiers("asgi", servers.tier.url, servers.other_tier.url)
+
+
+@pytest.fixture
+def streams(tiers: Tiers) -> Iterator[httpx.Client]:
+    """A client of the streams' server of `main`'s settings."""
+    with httpx.Client(base_url=tiers.main, timeout=30) as client:
+        yield client
 
 
 @pytest.fixture
@@ -226,14 +262,15 @@ def finished_table(servers: Servers) -> Table:
 
 
 @pytest.fixture(scope="session")
-def listening(servers: Servers) -> None:
-    """`other` hears of `main`'s actions. Its listener connects at its first stream, and an
-    action before that is heard only at the next poll (30 s on PostgreSQL): act on a game it
-    streams until an action is heard within the bound, then once more, where it stops."""
+def listening(servers: Servers, tiers: Tiers) -> None:
+    """`other` (or `other_tier`) hears of `main`'s actions. Its listener connects at its first
+    stream, and an action before that is heard only at the next poll (30 s on PostgreSQL): act
+    on a game it streams until an action is heard within the bound, then once more, where it
+    stops."""
     actions, states = engine_game(2, seed=13)
     with httpx.Client(base_url=servers.main.url, timeout=30) as client:
         table = start_game(client, 2, seed=13)
-        follower = Follower(servers.other.url, table.game_id, None, until=states[-1].version)
+        follower = Follower(tiers.other, table.game_id, None, until=states[-1].version)
         follower.start()
         follower.wait_version(states[0].version, timeout=10)
         heard = False

@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from .conftest import Servers
+from .conftest import Tiers
 from .support import Table, whole_stream
 
 BACKLOG = 20
@@ -20,10 +20,10 @@ def finished_version(client: httpx.Client, table: Table) -> int:
 
 @pytest.mark.parametrize("resume", [None, 0, 3])
 def test_a_stream_far_behind_starts_a_backlog_before_the_end(
-    servers: Servers, finished_table: Table, resume: int | None
+    client: httpx.Client, tiers: Tiers, finished_table: Table, resume: int | None
 ) -> None:
-    with httpx.Client(base_url=servers.other.url, timeout=30) as other:
-        version = finished_version(other, finished_table)
+    version = finished_version(client, finished_table)
+    with httpx.Client(base_url=tiers.other, timeout=30) as other:
         assert version > BACKLOG + 3
         stream = whole_stream(other, finished_table.game_id, last_event_id=resume)
     after = resume or 0
@@ -39,10 +39,10 @@ def test_a_stream_far_behind_starts_a_backlog_before_the_end(
 
 
 def test_a_stream_within_the_backlog_sends_every_event_after_its_start(
-    servers: Servers, finished_table: Table
+    client: httpx.Client, tiers: Tiers, finished_table: Table
 ) -> None:
-    with httpx.Client(base_url=servers.other.url, timeout=30) as other:
-        version = finished_version(other, finished_table)
+    version = finished_version(client, finished_table)
+    with httpx.Client(base_url=tiers.other, timeout=30) as other:
         stream = whole_stream(other, finished_table.game_id, after=version - 5)
     assert [frame.event for frame in stream.frames][-1] == "view"
     assert [frame.id for frame in stream.events()] == list(range(version - 4, version + 1))

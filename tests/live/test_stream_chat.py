@@ -22,7 +22,7 @@ from httpx_sse import connect_sse
 
 from games.live.chat_stream import parse_cursor
 
-from .conftest import BOUND, Servers
+from .conftest import BOUND, Tiers
 from .support import GAMES, act, bearer, engine_game, get_view, start_game, stream_url
 
 #: What a chat frame's data holds: the message as `GET /chat` lists it, nothing more.
@@ -143,7 +143,7 @@ def check_ids(connections: list[list[Frame]]) -> None:
 
 
 def test_every_viewer_gets_its_rooms_once_and_in_order_across_reconnects(
-    servers: Servers, client: httpx.Client
+    tiers: Tiers, client: httpx.Client
 ) -> None:
     """On `main` a stream lasts 3 s: the messages, written over several seconds between the
     game's moves, cross the reconnections; the chopping followers resume after every one."""
@@ -170,7 +170,7 @@ def test_every_viewer_gets_its_rooms_once_and_in_order_across_reconnects(
     def spectator_done(chat: list[Message]) -> bool:
         return len(chat) >= len(spectators_room)
 
-    url = servers.main.url
+    url = tiers.main
     followers = [
         ChatFollower(url, table.game_id, ada, seat_done),
         ChatFollower(url, table.game_id, None, spectator_done),
@@ -210,7 +210,7 @@ def test_every_viewer_gets_its_rooms_once_and_in_order_across_reconnects(
 
 
 def test_no_chat_frame_carries_a_view_nor_the_players_room_to_a_spectator(
-    servers: Servers, client: httpx.Client
+    tiers: Tiers, client: httpx.Client
 ) -> None:
     """While a seat holds a card drawn from the deck (which only its own view shows), each
     viewer's chat frames are the very messages the list shows, the same bytes for all."""
@@ -230,7 +230,7 @@ def test_no_chat_frame_carries_a_view_nor_the_players_room_to_a_spectator(
     post(client, table.game_id, eve, "spectators", "What does it hold?")
     post(client, table.game_id, table.tokens[1 - holder], "spectators", "Hello spectators")
     followers = [
-        ChatFollower(servers.main.url, table.game_id, token, lambda chat, n=n: len(chat) >= n)
+        ChatFollower(tiers.main, table.game_id, token, lambda chat, n=n: len(chat) >= n)
         for token, n in ((table.tokens[holder], 3), (table.tokens[1 - holder], 3), (None, 2))
     ]
     for follower in followers:
@@ -250,7 +250,7 @@ def test_no_chat_frame_carries_a_view_nor_the_players_room_to_a_spectator(
 
 @pytest.mark.usefixtures("listening")
 def test_a_message_through_one_server_reaches_a_stream_held_by_another(
-    servers: Servers, client: httpx.Client
+    tiers: Tiers, client: httpx.Client
 ) -> None:
     """On PostgreSQL `other` polls every 30 s: only the notification delivers in time."""
     table = start_game(client, 2, seed=23)
@@ -262,7 +262,7 @@ def test_a_message_through_one_server_reaches_a_stream_held_by_another(
             arrivals.setdefault(message["sequence"], time.monotonic())
         return len(chat) >= count
 
-    follower = ChatFollower(servers.other.url, table.game_id, table.tokens[0], arrived)
+    follower = ChatFollower(tiers.other, table.game_id, table.tokens[0], arrived)
     follower.start()
     time.sleep(0.5)  # the stream is open (its first batch sent)
     delays = []
@@ -281,7 +281,7 @@ def test_a_message_through_one_server_reaches_a_stream_held_by_another(
 
 
 def test_once_the_game_is_over_everyone_reads_the_players_room(
-    servers: Servers, client: httpx.Client
+    tiers: Tiers, client: httpx.Client
 ) -> None:
     actions, _ = engine_game(2, seed=24)
     table = start_game(client, 2, seed=24)
@@ -290,7 +290,7 @@ def test_once_the_game_is_over_everyone_reads_the_players_room(
         act(client, table.game_id, table.tokens[seat], action)
     post(client, table.game_id, table.tokens[1], "players", "gg")
     with (
-        httpx.Client(base_url=servers.main.url, timeout=10) as reader,
+        httpx.Client(base_url=tiers.main, timeout=10) as reader,
         connect_sse(reader, "GET", stream_url(table.game_id)) as source,
     ):
         frames = [(sse.event, sse.id, sse.data) for sse in source.iter_sse() if sse.data]

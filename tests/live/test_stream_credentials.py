@@ -19,7 +19,7 @@ import httpx
 import pytest
 from httpx_sse import connect_sse
 
-from .conftest import Servers
+from .conftest import Servers, Tiers
 from .support import (
     GAMES,
     Connection,
@@ -81,8 +81,8 @@ class HeldStream(threading.Thread):
         return [frame for frame in self.connection.frames if frame.event == "view"]
 
 
-def held(servers: Servers, table: Table, seat: int) -> HeldStream:
-    stream = HeldStream(servers.other.url, table.game_id, table.tokens[seat])
+def held(tiers: Tiers, table: Table, seat: int) -> HeldStream:
+    stream = HeldStream(tiers.other, table.game_id, table.tokens[seat])
     stream.start()
     stream.started()
     return stream
@@ -135,10 +135,10 @@ def play_until_seat_draws(client: httpx.Client, table: Table, seat: int) -> None
 
 @pytest.mark.parametrize("place", ["rotated", "left"])
 def test_a_stream_ends_when_its_seat_changes_hands_in_a_started_game(
-    servers: Servers, client: httpx.Client, place: str
+    tiers: Tiers, client: httpx.Client, place: str
 ) -> None:
     table = start_game(client, 2, seed=SEED)
-    stream = held(servers, table, 0)
+    stream = held(tiers, table, 0)
     if place == "rotated":
         table = rotate(client, table, 0)
         changed = version_of(client, table)
@@ -151,12 +151,12 @@ def test_a_stream_ends_when_its_seat_changes_hands_in_a_started_game(
 
 
 def test_a_stream_of_a_seat_left_in_a_waiting_game_shows_nothing_of_its_next_holder(
-    servers: Servers, client: httpx.Client
+    tiers: Tiers, client: httpx.Client
 ) -> None:
     created = client.post(GAMES, json={"seats": 2, "seed": SEED, "options": {"end_score": 1}})
     game_id = created.json()["id"]
     leaver = Table(game_id, [join(client, game_id, "Leaver")])
-    stream = held(servers, leaver, 0)
+    stream = held(tiers, leaver, 0)
     changed = version_of(client, leaver)
     leave(client, leaver, 0)
     table = Table(game_id, [join(client, game_id, f"Player {seat}") for seat in range(2)])
@@ -164,14 +164,12 @@ def test_a_stream_of_a_seat_left_in_a_waiting_game_shows_nothing_of_its_next_hol
     assert_nothing_after(stream.ended(), changed)
 
 
-def test_a_stream_ends_when_its_seat_is_handed_to_a_bot(
-    servers: Servers, client: httpx.Client
-) -> None:
+def test_a_stream_ends_when_its_seat_is_handed_to_a_bot(tiers: Tiers, client: httpx.Client) -> None:
     options = {"end_score": 1, "turn_seconds": 5, "max_timeouts": 1}
     created = client.post(GAMES, json={"seats": 2, "seed": SEED, "options": options})
     game_id = created.json()["id"]
     table = Table(game_id, [join(client, game_id, f"Player {seat}") for seat in range(2)])
-    stream = held(servers, table, 0)
+    stream = held(tiers, table, 0)
     changed = version_of(client, table)
     for column in (0, 1):  # seat 1 reveals in time; seat 0 lets its setup run out
         act(client, game_id, table.tokens[1], {"action": "reveal", "column": column, "row": 0})

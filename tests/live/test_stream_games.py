@@ -19,7 +19,7 @@ import pytest
 from engine import view
 from tests.api.support import IDENTITY
 
-from .conftest import MAIN, Servers
+from .conftest import MAIN, Servers, Tiers
 from .support import (
     Connection,
     Follower,
@@ -43,10 +43,10 @@ Events = dict[int, dict[str, Any]]
 
 @pytest.mark.parametrize(("seats", "seed"), [(2, 3), (4, 2), (8, 1)])
 def test_every_viewer_streams_its_feed_and_its_views(
-    servers: Servers, seats: int, seed: int
+    servers: Servers, tiers: Tiers, seats: int, seed: int
 ) -> None:
-    url = servers.main.url
-    with httpx.Client(base_url=url, timeout=30) as client:
+    url = tiers.main
+    with httpx.Client(base_url=servers.main.url, timeout=30) as client:
         table = start_game(client, seats, seed, END_SCORE)
         followers = [Follower(url, table.game_id, token) for token in table.viewers]
         if seats == 2:  # resumed at every point of the live game, by seat and spectator

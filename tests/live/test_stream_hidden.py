@@ -33,13 +33,13 @@ from tests.api.test_hidden_information import (
     twin_deck,
 )
 
-from .conftest import Servers
+from .conftest import Tiers
 from .support import GAMES, Connection, Follower, Table, View, act, kept_events
 
 
 @pytest.mark.parametrize(("seats", "seed", "turns"), [(2, 101, 12), (3, 202, 8), (8, 303, 4)])
 def test_twin_games_stream_alike_to_every_viewer(
-    servers: Servers, client: httpx.Client, seats: int, seed: int, turns: int
+    tiers: Tiers, client: httpx.Client, seats: int, seed: int, turns: int
 ) -> None:
     rng = random.Random(seed)
     deck = SeededShuffler(seed).deal_order(1)
@@ -49,7 +49,7 @@ def test_twin_games_stream_alike_to_every_viewer(
     tables = [imported(client, seats, dealt) for dealt in (deck, twin)]
     last = prefix.states[-1].version
     followers = [
-        [Follower(servers.main.url, table.game_id, token, until=last) for token in table.viewers]
+        [Follower(tiers.main, table.game_id, token, until=last) for token in table.viewers]
         for table in tables
     ]
     for follower in followers[0] + followers[1]:

@@ -11,7 +11,7 @@ import time
 import httpx
 import pytest
 
-from .conftest import BOUND, Servers
+from .conftest import BOUND, Servers, Tiers
 from .support import GAMES, Follower, act, engine_game, start_game
 
 SEATS = 2
@@ -19,12 +19,12 @@ SEATS = 2
 
 @pytest.mark.usefixtures("listening")
 def test_an_action_through_one_server_reaches_a_stream_held_by_another(
-    servers: Servers, client: httpx.Client
+    tiers: Tiers, client: httpx.Client
 ) -> None:
     actions, states = engine_game(SEATS, seed=12)
     table = start_game(client, SEATS, seed=12)
     last = states[12].version
-    followers = [Follower(servers.other.url, table.game_id, t, until=last) for t in table.viewers]
+    followers = [Follower(tiers.other, table.game_id, t, until=last) for t in table.viewers]
     for follower in followers:
         follower.start()
         follower.wait_version(states[0].version, timeout=10)

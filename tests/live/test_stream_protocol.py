@@ -18,9 +18,11 @@ LIFETIME = float(MAIN["LIVE_STREAM_SECONDS"])
 SLACK = 2.0
 
 
-def test_headers_then_retry_first_then_the_events_and_a_view(client: httpx.Client) -> None:
+def test_headers_then_retry_first_then_the_events_and_a_view(
+    client: httpx.Client, streams: httpx.Client
+) -> None:
     table = start_game(client, 2, seed=5)
-    with raw_stream(client, table.game_id, table.tokens[0]) as stream:
+    with raw_stream(streams, table.game_id, table.tokens[0]) as stream:
         assert stream.response.status_code == 200
         headers = stream.response.headers
         assert headers["Content-Type"].split(";")[0] == "text/event-stream"
@@ -36,10 +38,11 @@ def test_headers_then_retry_first_then_the_events_and_a_view(client: httpx.Clien
 
 def test_an_idle_stream_sends_comments_and_ends_cleanly_after_its_time(
     client: httpx.Client,
+    streams: httpx.Client,
 ) -> None:
     table = start_game(client, 2, seed=6)
     began = time.monotonic()
-    with raw_stream(client, table.game_id) as stream:
+    with raw_stream(streams, table.game_id) as stream:
         stream.read()  # to the end: httpx raises if the chunked body is cut short
     lasted = time.monotonic() - began
     assert LIFETIME <= lasted < LIFETIME + SLACK
@@ -54,10 +57,10 @@ def test_an_idle_stream_sends_comments_and_ends_cleanly_after_its_time(
 
 
 def test_a_finished_game_s_stream_ends_after_its_last_event(
-    client: httpx.Client, finished_table: Table
+    streams: httpx.Client, finished_table: Table
 ) -> None:
     began = time.monotonic()
-    with raw_stream(client, finished_table.game_id) as stream:
+    with raw_stream(streams, finished_table.game_id) as stream:
         stream.read()
     assert time.monotonic() - began < LIFETIME
     frames = stream.frames()

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import orjson
+from django.conf import settings
 from django.http import HttpResponse, HttpResponseBase
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from rest_framework import status as http
@@ -30,6 +31,13 @@ from games.core.errors import InvalidRequest
 def with_etag(response: HttpResponseBase, version: int) -> HttpResponseBase:
     response["ETag"] = etag(version)
     response["Vary"] = "Authorization"
+    return response
+
+
+def with_stream_link(response: HttpResponseBase, game_id: object) -> HttpResponseBase:
+    """Name the game's stream (`Link: <…>; rel="stream"`), on the stream tier when the
+    service has one of its own address (`STREAM_BASE_URL`), else on this server."""
+    response["Link"] = f'<{settings.STREAM_BASE_URL}/api/v1/games/{game_id}/stream>; rel="stream"'
     return response
 
 

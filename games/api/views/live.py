@@ -5,6 +5,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterator
 
+from django.core.handlers.asgi import ASGIRequest
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -22,6 +23,7 @@ from games.api.views.common import client_address
 from games.core.cursors import CURSOR_PATTERN, Cursor
 from games.core.tokens import Credential
 from games.live import streams
+from games.live.astreams import HeldStream, astream
 from games.live.fanout import STREAM, Place, hub, release_connections
 from games.live.sending import bound_sends
 from games.live.sse import EVENT_STREAM
@@ -144,14 +146,23 @@ class StreamView(APIView):
         after = _start(request)
         viewer = _viewer(game, seat, credential)
         place = hub.reserve(STREAM, client_address(request))
-        chunks = Holding(streams.stream(game, viewer, after), place)  # the place's keeper now
         release_connections()
-        bound_sends(request.META)
-        response = StreamingHttpResponse(chunks, EVENT_STREAM)
+        response = StreamingHttpResponse(_held(request, game, viewer, after, place), EVENT_STREAM)
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # nginx: pass each frame on at once
         response["Vary"] = "Authorization"
         return response
+
+
+def _held(
+    request: Request, game: Game, viewer: streams.Viewer, after: Cursor, place: Place
+) -> Holding | HeldStream:
+    """The stream's bytes, the place's keeper now: a coroutine's on the stream tier (ASGI),
+    a thread's on the API servers (WSGI), whose writes are bounded here."""
+    if isinstance(request._request, ASGIRequest):
+        return HeldStream(astream(game, viewer, after), place)
+    bound_sends(request.META)
+    return Holding(streams.stream(game, viewer, after), place)
 
 
 def _viewer(game: Game, seat: int | None, credential: Credential | None) -> streams.Viewer:

@@ -53,6 +53,7 @@ from games.api.schema import (
     SEAT,
     SEAT_ONLY,
     SEAT_OR_SPECTATOR,
+    STREAM_LINK,
     every_scope,
     problems,
     scoped,
@@ -75,6 +76,7 @@ from games.api.views.common import (
     keyed_by_address,
     keyed_by_seat,
     with_etag,
+    with_stream_link,
 )
 from games.core import bots, idempotency
 from games.core.errors import InvalidRequest
@@ -198,7 +200,14 @@ class GameListView(APIView):
         auth=[],
         request=CreateGameSerializer,
         examples=[CREATE_EXAMPLE],
-        parameters=[IDEMPOTENCY_KEY, ETAG, LOCATION, IDEMPOTENT_REPLAYED, RETRY_AFTER],
+        parameters=[
+            IDEMPOTENCY_KEY,
+            ETAG,
+            LOCATION,
+            STREAM_LINK,
+            IDEMPOTENT_REPLAYED,
+            RETRY_AFTER,
+        ],
         responses={201: GameSerializer, **problems(400, 401, 403, 404, 409, 413, 415, 422)},
     )
     def post(self, request: Request) -> Response:
@@ -211,7 +220,7 @@ class GameListView(APIView):
         answer = idempotency.run(keyed, lambda _: _created(request, chosen, creator))
         response = answer_response(answer)
         response["Location"] = f"/api/v1/games/{answer.game_id}"
-        return with_etag(response, answer.version or 0)
+        return with_etag(with_stream_link(response, answer.game_id), answer.version or 0)
 
 
 def _per_account(response: Response, personal: bool) -> Response:
@@ -272,6 +281,7 @@ class GameDetailView(PerViewerView):
             ),
             IF_NONE_MATCH,
             ETAG,
+            STREAM_LINK,
             RETRY_AFTER,
         ],
         responses={
@@ -287,9 +297,11 @@ class GameDetailView(PerViewerView):
             return _replay_response(game, seat, at)
         tags = if_none_match(request)
         if ("*" in tags or str(game.version) in tags) and not _rated_and_over(game):
-            return with_etag(Response(status=http.HTTP_304_NOT_MODIFIED), game.version)
+            unchanged = Response(status=http.HTTP_304_NOT_MODIFIED)
+            return with_etag(with_stream_link(unchanged, game.id), game.version)
         state = core.seat_state(game, seat_credential(request), seat)
-        return with_etag(Response(game_data(game, state, seat)), state.version)
+        view = Response(game_data(game, state, seat))
+        return with_etag(with_stream_link(view, game.id), state.version)
 
 
 def _rated_and_over(game: Game) -> bool:
@@ -341,7 +353,7 @@ class JoinView(PerViewerView):
         auth=[],
         request=JoinSerializer,
         examples=[JOIN_EXAMPLE, BOT_JOIN_EXAMPLE],
-        parameters=[GAME_ID, IDEMPOTENCY_KEY, ETAG, IDEMPOTENT_REPLAYED, RETRY_AFTER],
+        parameters=[GAME_ID, IDEMPOTENCY_KEY, ETAG, STREAM_LINK, IDEMPOTENT_REPLAYED, RETRY_AFTER],
         responses={201: JOINED, **problems(400, 404, 409, 413, 415, 422)},
     )
     def post(self, request: Request, game_id: str) -> Response:
@@ -356,7 +368,7 @@ class JoinView(PerViewerView):
         answer = idempotency.run(keyed, lambda _: _joined(game_id, name, bot, seated))
         response = answer_response(answer)
         response["Cache-Control"] = "no-store"
-        return with_etag(response, answer.version or 0)
+        return with_etag(with_stream_link(response, game_id), answer.version or 0)
 
 
 def _body_or_empty(request: Request) -> Any:
