@@ -151,6 +151,34 @@ def running_server(
         stop(process)
 
 
+@contextmanager
+def running_stream_tier(
+    env: Mapping[str, str],
+    *,
+    port: int | None = None,
+    log: IO[str] | None = None,
+    ready_timeout: float = 30,
+) -> Iterator[RunningServer]:
+    """Run a stream tier process (`python -m skyjo_service.stream_tier`, as `make serve`
+    starts it) until the block ends; yields it once it answers."""
+    port = port or free_port()
+    command = [sys.executable, "-m", "skyjo_service.stream_tier", f"127.0.0.1:{port}"]
+    process = subprocess.Popen(
+        command,
+        env=dict(env),
+        cwd=ROOT,
+        stdout=log or subprocess.DEVNULL,
+        stderr=log or subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_ready(base_url, process, ready_timeout)
+        yield RunningServer(base_url, process.pid)
+    finally:
+        stop(process)
+
+
 def wait_until_ready(base_url: str, process: subprocess.Popen[bytes], timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

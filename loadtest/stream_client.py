@@ -43,6 +43,7 @@ class Held:
     same in every process of the machine), in arrival order."""
 
     spec: StreamSpec
+    server: tuple[str, int]  # host and port
     ids: list[int] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
     opens: int = 0
@@ -103,11 +104,12 @@ def note_frames(held: Held, text: bytes, arrived: float) -> None:
 
 
 class Holder:
-    """Every stream of this process, and the commands that open, close and report them."""
+    """Every stream of this process, and the commands that open, close and report them; the
+    streams spread over the servers of `base_urls` in turn."""
 
-    def __init__(self, base_url: str) -> None:
-        parts = urlsplit(base_url)
-        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+    def __init__(self, base_urls: list[str]) -> None:
+        parts = [urlsplit(url) for url in base_urls]
+        self.servers = [(part.hostname or "127.0.0.1", part.port or 80) for part in parts]
         self.held: list[Held] = []
         self.tasks: dict[Held, asyncio.Task[None]] = {}
         self.connecting = asyncio.Semaphore(OPENING_AT_ONCE)
@@ -123,7 +125,9 @@ class Holder:
             self.lags.append((now, max(0.0, now - due)))
 
     async def open(self, specs: list[StreamSpec]) -> dict[str, Any]:
-        self.held = [Held(spec) for spec in specs]
+        self.held = [
+            Held(spec, self.servers[index % len(self.servers)]) for index, spec in enumerate(specs)
+        ]
         return await self.reopen()
 
     async def reopen(self) -> dict[str, Any]:
@@ -189,8 +193,9 @@ class Holder:
 
     async def _read_stream(self, held: Held, ready: asyncio.Event) -> None:
         async with self.connecting:
-            reader, writer = await asyncio.open_connection(self.host, self.port)
-            writer.write(_request(f"{self.host}:{self.port}", held.spec, held.last_id))
+            host, port = held.server
+            reader, writer = await asyncio.open_connection(host, port)
+            writer.write(_request(f"{host}:{port}", held.spec, held.last_id))
             status, headers = await _head(reader)
         held.opens += 1
         try:
@@ -214,9 +219,9 @@ class Holder:
                     ready.set()
 
 
-async def _serve(conn: Connection, base_url: str) -> None:
+async def _serve(conn: Connection, base_urls: list[str]) -> None:
     """Run commands from the parent until `stop`."""
-    holder = Holder(base_url)
+    holder = Holder(base_urls)
     lag_watch = asyncio.create_task(holder.watch_lag())
     loop = asyncio.get_running_loop()
     commands: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
@@ -245,17 +250,17 @@ async def _answer(holder: Holder, command: str, args: list[Any]) -> dict[str, An
     return holder.report()
 
 
-def _main(conn: Connection, base_url: str) -> None:
-    asyncio.run(_serve(conn, base_url))
+def _main(conn: Connection, base_urls: list[str]) -> None:
+    asyncio.run(_serve(conn, base_urls))
 
 
 class StreamHolder:
     """The stream-holding process, seen from the benchmark."""
 
-    def __init__(self, base_url: str) -> None:
+    def __init__(self, base_urls: list[str]) -> None:
         context = multiprocessing.get_context("spawn")
         self._conn, child = context.Pipe()
-        self.process = context.Process(target=_main, args=(child, base_url), daemon=True)
+        self.process = context.Process(target=_main, args=(child, base_urls), daemon=True)
         self.process.start()
         child.close()
 

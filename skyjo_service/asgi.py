@@ -1,7 +1,8 @@
-"""ASGI entry points: `stream_tier`, the stream tier (`manage.py stream_tier`, which `make run`
-and `make serve` start beside the API's WSGI servers; docs/SCALING.md), serving the game
-streams (`/api/v1/games/{id}/stream`) as coroutines (`games.live.astreams`) rather than a
-thread each, and nothing else but the rules (its health check: `skyjo_service.stream_urls`);
+"""ASGI entry points: `stream_tier`, the stream tier (`python -m skyjo_service.stream_tier`,
+which `make run` and `make serve` start beside the API's WSGI servers; docs/SCALING.md),
+serving the game streams (`/api/v1/games/{id}/stream`) as coroutines (`games.live.astreams`)
+rather than a thread each, and nothing else but the rules (its health check:
+`skyjo_service.stream_urls`);
 and `application`, the whole service under ASGI (`bench_load --worker-class uvicorn`).
 
 A body write that waits longer than `LIVE_SEND_TIMEOUT_SECONDS` for the client (one that has

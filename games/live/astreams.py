@@ -130,10 +130,12 @@ class Channel:
 
 
 def _steps(game_id: uuid.UUID, places: list[tuple[Viewer, Cursor, bool]]) -> list[Step]:
-    """Each stream's step from its place, on a fan-out thread (the reads themselves on the
-    hub's reader threads, shared), its database connection given back at the end."""
+    """Each stream's step from its place, on a fan-out thread which makes the reads itself
+    (shared through the hub: the first stream of a kind reads, the others find it), its
+    database connection given back at the end."""
     try:
-        return [step(game_id, viewer, cursor, first) for viewer, cursor, first in places]
+        with hub.reading_inline():
+            return [step(game_id, viewer, cursor, first) for viewer, cursor, first in places]
     finally:
         release_connections()
 

@@ -106,6 +106,7 @@ class Hub:
         self._games: dict[WatchKey, _Watched] = {}
         self._reads: OrderedDict[Any, tuple[float, Future[Any]]] = OrderedDict()
         self._readers: ThreadPoolExecutor | None = None
+        self._local = threading.local()
         self._started = False
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -116,7 +117,7 @@ class Hub:
         #: drains): the stream tier's event loops learn of moves this way (`astreams`).
         self._news_listeners: list[Callable[[WatchKey | None], None]] = []
         #: Places this process holds at most: `LIVE_MAX_STREAMS` unless its server says
-        #: otherwise (the stream tier: `manage.py stream_tier --max-streams`).
+        #: otherwise (the stream tier: `skyjo_service.stream_tier --max-streams`).
         self.capacity: int | None = None
 
     @contextmanager
@@ -227,17 +228,36 @@ class Hub:
     def shared_read(
         self, key: Any, read: Callable[[], T], fresh_within: float = _READS_KEPT_SECONDS
     ) -> T:
-        """`read()`'s answer, run once by a reader thread for every caller asking with `key`
-        within `fresh_within` seconds of the read's start (at most `_READS_KEPT_SECONDS`; a
-        failed read is tried again by the next caller)."""
+        """`read()`'s answer, run once for every caller asking with `key` within
+        `fresh_within` seconds of the read's start (at most `_READS_KEPT_SECONDS`; a failed
+        read is tried again by the next caller): by a reader thread, or by the calling
+        thread itself while it reads `inline`."""
+        inline = getattr(self._local, "inline", False)
         with self._lock:
             self._forget_old_reads()
             kept = self._reads.get(key)
-            if kept is None or _stale(kept, fresh_within):
-                kept = (time.monotonic(), self._executor().submit(_released_after, read))
+            mine = kept is None or _stale(kept, fresh_within)
+            if mine:
+                started = Future() if inline else self._executor().submit(_released_after, read)
+                kept = (time.monotonic(), started)
                 self._reads[key] = kept
+        assert kept is not None
+        if mine and inline:
+            _run_into(kept[1], read)
         result: T = kept[1].result()
         return result
+
+    @contextmanager
+    def reading_inline(self) -> Iterator[None]:
+        """Make this thread's shared reads itself while the block runs: the stream tier's
+        fan-out threads, which make every stream's step of a game in one call, would
+        otherwise hand each read to a reader thread and wait, a switch of threads (and of
+        the interpreter's lock) per read."""
+        self._local.inline = True
+        try:
+            yield
+        finally:
+            self._local.inline = False
 
     def _forget_old_reads(self) -> None:
         """Drop the reads kept longest: every stream that waited for them has had them."""
@@ -346,6 +366,14 @@ def _stale(kept: tuple[float, Future[Any]], fresh_within: float) -> bool:
     started, read = kept
     failed = read.done() and read.exception() is not None
     return failed or time.monotonic() - started > fresh_within
+
+
+def _run_into(future: Future[T], read: Callable[[], T]) -> None:
+    """Run `read` in this thread, its answer (or its error) into `future`."""
+    try:
+        future.set_result(read())
+    except Exception as error:
+        future.set_exception(error)
 
 
 def _released_after(read: Callable[[], T]) -> T:

@@ -14,9 +14,10 @@ Five servers, started at once, shared by every live test:
   (PostgreSQL: by a notification alone, its poll set to 30 s; SQLite: by the poll);
 - `small`: one worker, seven threads, at most six streams, no connection kept after use: what
   a disconnected client frees is counted there;
-- `tier` and `other_tier`: the stream tier (`manage.py stream_tier`, ASGI), with `main`'s and
-  `other`'s live settings. The stream tests take their streams from the fixture `tiers`, once
-  from the API servers (`wsgi`) and once from the stream tier (`asgi`): the same frames.
+- `tier` and `other_tier`: the stream tier (`python -m skyjo_service.stream_tier`, ASGI), with
+  `main`'s and `other`'s live settings. The stream tests take their streams from the fixture
+  `tiers`, once from the API servers (`wsgi`) and once from the stream tier (`asgi`): the same
+  frames.
 
 Every server sends a comment at least every half second on an idle stream, so that a client
 that went away is noticed (its next write fails) within a second.
@@ -185,10 +186,10 @@ def _terminate(processes: list[subprocess.Popen[bytes]]) -> None:
 def _command(name: str, port: int) -> list[str]:
     """`make serve`'s command lines: gunicorn (the configuration file says the rest: worker
     class, application, timeouts; WORKERS and THREADS come from the environment, as there),
-    and for the tiers `manage.py stream_tier`."""
+    and for the tiers `python -m skyjo_service.stream_tier`."""
     bind = f"127.0.0.1:{port}"
     if name.endswith("tier"):
-        return [sys.executable, str(ROOT / "manage.py"), "stream_tier", bind]
+        return [sys.executable, "-m", "skyjo_service.stream_tier", bind]
     config = ROOT / "skyjo_service" / "gunicorn.conf.py"
     return [sys.executable, "-m", "gunicorn", "--config", str(config), "--bind", bind,
             "--no-control-socket"]  # fmt: skip

@@ -85,6 +85,7 @@ from loadtest.server import (
     process_tree_rss,
     run_manage,
     running_server,
+    running_stream_tier,
     server_environment,
 )
 from loadtest.stream_client import StreamHolder, StreamSpec
@@ -296,6 +297,13 @@ class Command(BaseCommand):
         )
         parser.add_argument("--server-env", action="append", default=[], help="NAME=VALUE")
         parser.add_argument("--server-log", default=None, help="append the server's output here")
+        parser.add_argument(
+            "--stream-servers",
+            type=int,
+            default=0,
+            help="stream tier processes (skyjo_service.stream_tier) holding the streams, in turn; "
+            "0: the API server holds them (a thread each)",
+        )
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -304,8 +312,8 @@ class Command(BaseCommand):
         if options["streams"] < 1 or options["games"] < 1 or options["seconds"] <= 0:
             raise CommandError("--streams, --games and --seconds must be positive")
         with ExitStack() as stack:
-            server, postgres_db = self._start(stack, options)
-            result = self._run(stack, server, postgres_db, options)
+            server, postgres_db, tiers = self._start(stack, options)
+            result = self._run(stack, server, tiers, postgres_db, options)
         if options["json"]:
             self.stdout.write(json.dumps(result))
         else:
@@ -313,8 +321,11 @@ class Command(BaseCommand):
         if result["errors"]:
             raise CommandError(f"{result['errors']} errors: {result['first_errors']}")
 
-    def _start(self, stack: ExitStack, options: dict[str, Any]) -> tuple[RunningServer, str]:
-        """The database (migrated, emptied) and the server on it."""
+    def _start(
+        self, stack: ExitStack, options: dict[str, Any]
+    ) -> tuple[RunningServer, str, list[RunningServer]]:
+        """The database (migrated, emptied), the server on it, and its stream tier's
+        processes if any."""
         url = stack.enter_context(bench_database(options["db"], options["postgres_url"]))
         extra = dict(item.split("=", 1) for item in options["server_env"])
         extra["THREADS"] = str(options["threads"])
@@ -338,22 +349,32 @@ class Command(BaseCommand):
                 log=log,
             )
         )
-        return server, url if options["db"] == "postgres" else ""
+        tiers = [
+            stack.enter_context(running_stream_tier(env, log=log))
+            for _ in range(options["stream_servers"])
+        ]
+        return server, url if options["db"] == "postgres" else "", tiers
 
     def _run(
-        self, stack: ExitStack, server: RunningServer, postgres: str, options: dict[str, Any]
+        self,
+        stack: ExitStack,
+        server: RunningServer,
+        tiers: list[RunningServer],
+        postgres: str,
+        options: dict[str, Any],
     ) -> dict[str, Any]:
-        holder = StreamHolder(server.url)
+        holder = StreamHolder([tier.url for tier in tiers] or [server.url])
         stack.callback(holder.stop)
         with httpx.Client(base_url=server.url, timeout=30) as client:
             games = create_games(client, options["games"], options["seats"])
         specs = stream_specs(games, options["streams"])
-        rss_before = process_tree_rss(server.pid)
+        holders_of_streams = [tier.pid for tier in tiers] or [server.pid]
+        rss_before = servers_rss([server.pid, *holders_of_streams])
         opened = holder.call("open", specs)
-        rss = process_tree_rss(server.pid)
+        rss = servers_rss([server.pid, *holders_of_streams])
         think = options["think_ms"] / 1000
         with paced_players(server, games, think) as (paced_gate, paced_tallies):
-            paced = measure_paced(server, holder, postgres, options["seconds"])
+            paced = measure_paced(server, tiers, holder, postgres, options["seconds"])
             slices = Slices()
             with (
                 client_pool(server, options["clients"], game_client) as games_pool,
@@ -361,7 +382,7 @@ class Command(BaseCommand):
             ):
                 pools = {"games": games_pool, "bare": bare_pool}
                 saturate(server, holder, paced_gate, pools, slices, postgres, options)
-            rss = max(rss, process_tree_rss(server.pid))
+            rss = max(rss, servers_rss([server.pid, *holders_of_streams]))
         holder.call("reopen")  # streams closed in the last slice resume after their last id
         finals = final_versions(server, games)
         caught_up = catch_up(holder, finals)
@@ -384,10 +405,16 @@ class Command(BaseCommand):
         )
 
 
+def servers_rss(pids: list[int]) -> float:
+    """Resident memory (MiB) of the servers (the API's and the stream tier's) together."""
+    return sum(process_tree_rss(pid) for pid in set(pids))
+
+
 @dataclass
 class Paced:
     window: Window
     server_cpu: float
+    tier_cpu: float
     holder_cpu: float
     client_cpu: float
     database_cpu: float
@@ -395,18 +422,25 @@ class Paced:
 
 
 def measure_paced(
-    server: RunningServer, holder: StreamHolder, postgres: str, seconds: float
+    server: RunningServer,
+    tiers: list[RunningServer],
+    holder: StreamHolder,
+    postgres: str,
+    seconds: float,
 ) -> Paced:
     """Let the paced players warm up for a second, then measure `seconds` of paced play."""
     time.sleep(1.0)
     before = CpuUse.now(server.pid, postgres=bool(postgres))
+    tiers_before = sum(process_tree_cpu(tier.pid) for tier in tiers)
     holder_before, start = process_tree_cpu(holder.pid), time.monotonic()
     time.sleep(seconds)
     used = CpuUse.now(server.pid, postgres=bool(postgres)) - before
+    tiers_used = sum(process_tree_cpu(tier.pid) for tier in tiers) - tiers_before
     holder_used = process_tree_cpu(holder.pid) - holder_before
     return Paced(
         Window(start, time.monotonic()),
         used.server,
+        tiers_used,
         holder_used,
         used.client,
         used.database,
@@ -569,6 +603,7 @@ def summary(
             "max_streams": options["max_streams"],
             "db_pool": options["db_pool"],
             "env": options["server_env"],
+            "stream_servers": options["stream_servers"],
         },
         "cpus": os.cpu_count() or 1,
         "seats": options["seats"],
@@ -590,6 +625,7 @@ def summary(
         "holder_lag_p99_ms": _ms(percentile(lags, 0.99)),
         "paced_cpu_percent": {
             "server": round(paced.server_cpu / seconds * 100, 1),
+            "stream_tier": round(paced.tier_cpu / seconds * 100, 1),
             "stream_holder": round(paced.holder_cpu / seconds * 100, 1),
             "players": round(paced.client_cpu / seconds * 100, 1),
             "postgres": round(paced.database_cpu / seconds * 100, 1),
@@ -672,7 +708,12 @@ def report(r: dict[str, Any]) -> str:
         f"server: gunicorn {server['worker_class']}, {server['workers']} workers, THREADS="
         f"{server['threads']} + LIVE_MAX_STREAMS={server['max_streams'] or 'default'}, "
         f"DB_POOL_SIZE={server['db_pool'] if server['db_pool'] is not None else 'default'}"
-        + (f", {' '.join(server['env'])}" if server["env"] else ""),
+        + (f", {' '.join(server['env'])}" if server["env"] else "")
+        + (
+            f"; streams on {server['stream_servers']} stream tier processes"
+            if server["stream_servers"]
+            else "; streams on the API server"
+        ),
         f"streams: {r['streams_open_at_start']} open in {r['streams_opened_in_s']:.1f} s, "
         f"at least {r['streams_open_min']} open during the saturated slices; server RSS "
         f"{r['server_rss_mb']:.0f} MiB ({r['server_rss_mb_before_streams']:.0f} before); "
@@ -684,7 +725,8 @@ def report(r: dict[str, Any]) -> str:
         f"p90 {r['p90_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, max {r['max_ms']:.1f} ms over "
         f"{r['paced_frames']} frames (p99 target < {TARGET_P99_MS:g} ms: "
         f"{ok[r['p99_ms'] < TARGET_P99_MS]})",
-        f"  CPU (% of one core): server {cpu['server']}, stream holder {cpu['stream_holder']}, "
+        f"  CPU (% of one core): server {cpu['server']}, stream tier {cpu['stream_tier']}, "
+        f"stream holder {cpu['stream_holder']}, "
         f"players {cpu['players']}, postgres {cpu['postgres']}; the stream holder's own "
         f"lateness: p50 {r['holder_lag_p50_ms']:.1f} ms, p99 {r['holder_lag_p99_ms']:.1f} ms",
         f"saturated: actions {r['actions_per_s']:.1f}/s with the streams live (the paced "
