@@ -20,23 +20,32 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 install: $(VENV)/.runtime
 install-dev: $(VENV)/.dev
 
-# The development server on 127.0.0.1:$(PORT) (PORT=8001 make run, or make run PORT=8001), with
-# a worker beside it for the bots' moves and the turns' clocks (manage.py run; one Ctrl-C).
+# The development server on 127.0.0.1:$(PORT) (PORT=8002 make run, or make run PORT=8002), with
+# a worker beside it for the bots' moves and the turns' clocks, and the stream tier on
+# 127.0.0.1:$(STREAM_PORT), which the games name as their streams' server (manage.py run; one
+# Ctrl-C stops all three).
 PORT ?= 8000
+STREAM_PORT ?= 8001
 run: install
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py run 127.0.0.1:$(PORT)
+	STREAM_BASE_URL=http://127.0.0.1:$(STREAM_PORT) \
+		$(BIN)/python manage.py run 127.0.0.1:$(PORT) --stream-tier 127.0.0.1:$(STREAM_PORT)
 
 # Production server: gunicorn with threaded WSGI workers (skyjo_service/gunicorn.conf.py; the
-# docs/PERFORMANCE.md compares them with uvicorn's ASGI and gevent workers). Settings from the
+# docs/PERFORMANCE.md compares them with uvicorn's ASGI and gevent workers), and beside it the
+# stream tier (skyjo_service/stream_tier.py: the game streams as coroutines) on STREAM_BIND,
+# which the games name to clients as STREAM_BASE_URL (docs/SCALING.md). Settings from the
 # environment (at least SECRET_KEY; see docs/OPERATIONS.md). WORKERS (default: one per CPU),
 # THREADS (requests at once, 8), LIVE_MAX_STREAMS (1000 per worker, a thread each), BIND.
 BIND ?= 127.0.0.1:8000
+STREAM_BIND ?= 127.0.0.1:8001
+STREAM_BASE_URL ?= http://$(STREAM_BIND)
 serve: install
 	DEBUG=false $(BIN)/python manage.py migrate --noinput
 	DEBUG=false $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	DEBUG=false $(BIN)/python manage.py check --deploy --fail-level WARNING
-	DEBUG=false BIND=$(BIND) $(BIN)/gunicorn --config skyjo_service/gunicorn.conf.py
+	DEBUG=false BIND=$(BIND) STREAM_BIND=$(STREAM_BIND) STREAM_BASE_URL=$(STREAM_BASE_URL) \
+		$(BIN)/gunicorn --config skyjo_service/gunicorn.conf.py
 
 # A worker for the bots' moves and the turns' clocks, beside `make serve` (run one or more, on
 # any host that reaches the database; settings from the environment as for serve).

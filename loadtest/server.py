@@ -59,6 +59,7 @@ def server_environment(database_url: str, **extra: str) -> dict[str, str]:
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "LOG_LEVEL": "WARNING",
     }
+    env.pop("STREAM_BIND", None)  # a stream tier is started apart (`running_stream_tier`)
     env.update(extra)
     return env
 

@@ -18,13 +18,16 @@ Environment: WORKERS (processes; default one per CPU: the work is CPU-bound Pyth
 cover the waits on the database), THREADS (ordinary requests per worker, default 8),
 LIVE_MAX_STREAMS (streams and long polls per worker, default 1000), BIND (default
 127.0.0.1:8000), CONN_MAX_AGE (seconds a connection is kept when there is no pool, default 60
-here), TIMEOUT (seconds before a stuck worker is replaced, default 30). Command-line options
-win over this file.
+here), TIMEOUT (seconds before a stuck worker is replaced, default 30), STREAM_BIND (where the
+master starts the stream tier beside its workers, `skyjo_service.stream_tier`, and stops it
+when it stops; unset: none). Command-line options win over this file.
 """
 
 import os
 import resource
 import signal
+import subprocess
+import sys
 import threading
 from typing import Any
 
@@ -101,3 +104,26 @@ def _end_streams_when_stopping() -> None:
                 previous(number, frame)
 
         signal.signal(signum, handler)
+
+
+#: The stream tier this master started (`on_starting`), if STREAM_BIND asked for one.
+_stream_tier: list[subprocess.Popen[bytes]] = []
+
+
+def on_starting(server: Any) -> None:
+    """Start the stream tier beside the API's workers when STREAM_BIND names its address
+    (`make serve`): one command serves both tiers, and stops both."""
+    bind = os.environ.get("STREAM_BIND")
+    if bind:
+        command = [sys.executable, "-m", "skyjo_service.stream_tier", bind]
+        _stream_tier.append(subprocess.Popen(command, start_new_session=True))
+
+
+def on_exit(server: Any) -> None:
+    """Stop the stream tier (it ends its streams first; their clients reconnect)."""
+    for tier in _stream_tier:
+        tier.terminate()
+        try:
+            tier.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            tier.kill()

@@ -57,3 +57,40 @@ def test_a_long_poll_in_one_process_hears_an_action_in_another(
     later.join()
     assert [event["sequence"] for event in polled.json()["events"]] == [5]
     assert took < 0.5 + BOUND
+
+
+def test_a_move_through_either_api_server_reaches_the_streams_of_both_stream_tiers(
+    servers: Servers,
+) -> None:
+    """Beyond one machine (docs/SCALING.md), on loopback: two API servers (`main`, `other`)
+    and two stream tier servers (`tier`, `other_tier`) on one database. The moves go through
+    either API server in turn; every stream on either tier shows each within the bound, and
+    in the end every event once, in order. On PostgreSQL the tiers hear of a move by its
+    notification (`other_tier` polls every 30 s)."""
+    actions, states = engine_game(SEATS, seed=15)
+    apis = [
+        httpx.Client(base_url=server.url, timeout=30) for server in (servers.main, servers.other)
+    ]
+    table = start_game(apis[0], SEATS, seed=15)
+    last = states[12].version
+    followers = [
+        Follower(tier.url, table.game_id, token, until=last)
+        for tier in (servers.tier, servers.other_tier)
+        for token in table.viewers
+    ]
+    for follower in followers:
+        follower.start()
+        follower.wait_version(states[0].version, timeout=10)
+    time.sleep(1.0)  # each tier's listener connects at its first stream
+    delays = []
+    for turn, ((seat, action), state) in enumerate(zip(actions[:12], states[1:13], strict=True)):
+        act(apis[turn % 2], table.game_id, table.tokens[seat], action)
+        answered = time.monotonic()
+        delays.append(max(f.wait_version(state.version, 10) for f in followers) - answered)
+    for api in apis:
+        api.close()
+    assert max(delays) < BOUND, sorted(round(delay * 1000) for delay in delays)
+    for follower in followers:
+        assert [frame.id for c in follower.finish() for frame in c.kept()] == list(
+            range(1, last + 1)
+        )

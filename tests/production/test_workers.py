@@ -241,19 +241,24 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def test_manage_py_run_serves_with_a_worker_and_one_ctrl_c_stops_both(tmp_path: Path) -> None:
-    """`make run`'s command on a fresh database: a game of bots, created over HTTP, plays to
-    its end; then one SIGINT to the terminal's process group (Ctrl-C) stops every process."""
+def test_manage_py_run_serves_with_a_worker_and_a_stream_tier_and_one_ctrl_c_stops_all(
+    tmp_path: Path,
+) -> None:
+    """`make run`'s command on a fresh database: a game of bots, created over HTTP, names its
+    stream on the stream tier, which streams it to its end; then one SIGINT to the terminal's
+    process group (Ctrl-C) stops every process."""
+    tier = f"127.0.0.1:{free_port()}"
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{tmp_path / 'run.sqlite3'}",
         "THROTTLING": "off",
+        "STREAM_BASE_URL": f"http://{tier}",
     }
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "--noinput", "-v0"], env=env, cwd=ROOT, check=True)
     port = free_port()
     server = subprocess.Popen(
-        [*manage, "run", f"127.0.0.1:{port}"],
+        [*manage, "run", f"127.0.0.1:{port}", "--stream-tier", tier],
         env=env,
         cwd=ROOT,
         start_new_session=True,  # its own process group, as a terminal's foreground job
@@ -264,14 +269,19 @@ def test_manage_py_run_serves_with_a_worker_and_one_ctrl_c_stops_both(tmp_path: 
     try:
         base = f"http://127.0.0.1:{port}/api/v1"
         wait_until_ready(f"http://127.0.0.1:{port}", server, 90)
+        wait_until_ready(f"http://{tier}", server, 90)
         game = httpx.post(f"{base}/games", json={"seats": 2, "options": {"end_score": 30}})
         game_id = game.json()["id"]
+        stream = f"http://{tier}/api/v1/games/{game_id}/stream"
+        assert game.headers["Link"] == f'<{stream}>; rel="stream"'
         for strategy in ("greedy", "random"):
             httpx.post(f"{base}/games/{game_id}/players", json={"bot": strategy})
-        finished = lambda: httpx.get(f"{base}/games/{game_id}").json()["status"] == "finished"  # noqa: E731
-        wait_until(finished, 60, "the bots' game to end")
+        with httpx.Client(timeout=60) as http, connect_sse(http, "GET", stream) as source:
+            events = [sse.event for sse in source.iter_sse() if sse.data and sse.event != "view"]
+        assert events[0] == "GameCreated" and events[-1] == "GameEnded"
+        assert httpx.get(f"{base}/games/{game_id}").json()["status"] == "finished"
         processes = _descendants(server.pid) | {server.pid}
-        assert len(processes) >= 3  # the server, its reloaded child, the worker (and its own)
+        assert len(processes) >= 4  # the server, its reloaded child, the worker, the tier
         os.killpg(server.pid, signal.SIGINT)  # Ctrl-C
         wait_until(lambda: not any(_alive(pid) for pid in processes), 20, "every process to end")
     finally:

@@ -1,8 +1,9 @@
-"""`manage.py run`: the development server and a worker, together (`make run`).
+"""`manage.py run`: the development server and a worker, together (`make run`), and with
+`--stream-tier ADDR:PORT` the stream tier beside them (`skyjo_service.stream_tier`).
 
-The worker (`manage.py worker`) runs in a process of its own, started here and stopped when
-the server stops: one command, one Ctrl-C. The server's autoreloader restarts only the
-server; the worker reloads itself on code changes (DEBUG).
+The worker (`manage.py worker`) and the tier run in processes of their own, started here and
+stopped when the server stops: one command, one Ctrl-C. The server's autoreloader restarts
+only the server; the worker reloads itself on code changes (DEBUG), the tier does not.
 """
 
 from __future__ import annotations
@@ -35,24 +36,35 @@ class Command(BaseCommand):
             help="Serve without the autoreloader (the browser tests: code edited meanwhile "
             "does not restart the server under them).",
         )
+        parser.add_argument(
+            "--stream-tier",
+            metavar="ADDR:PORT",
+            help="Start the stream tier there too (name it to clients with STREAM_BASE_URL).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if os.environ.get(DJANGO_AUTORELOAD_ENV) == "true":  # the reloader's server process
             call_command("runserver", options["addrport"])  # the reloader's: it reloads
             return
-        worker = subprocess.Popen(  # a group of its own: its reloader's child stops with it
-            [sys.executable, str(settings.BASE_DIR / "manage.py"), "worker"],
-            cwd=settings.BASE_DIR,
-            start_new_session=True,
-        )
+        helpers = [_start(str(settings.BASE_DIR / "manage.py"), "worker")]
+        if options["stream_tier"]:
+            helpers.append(_start("-m", "skyjo_service.stream_tier", options["stream_tier"]))
         try:
             call_command("runserver", options["addrport"], use_reloader=options["use_reloader"])
         finally:
-            _stop(worker)
+            for helper in helpers:
+                _stop(helper)
+
+
+def _start(*arguments: str) -> subprocess.Popen[bytes]:
+    """A Python process beside the server, in a group of its own (its children stop with
+    it)."""
+    command = [sys.executable, *arguments]
+    return subprocess.Popen(command, cwd=settings.BASE_DIR, start_new_session=True)
 
 
 def _stop(worker: subprocess.Popen[bytes]) -> None:
-    """Ask the worker's processes to stop after their job, then insist."""
+    """Ask a helper's processes to stop (the worker after its job), then insist."""
     _signal_group(worker, signal.SIGTERM)
     try:
         worker.wait(WORKER_STOP_SECONDS)
