@@ -65,7 +65,18 @@ class StreamTierRequest(ASGIRequest):
 
 
 class StreamTierHandler(ASGIHandler):
+    """Django's ASGI handler, but each request's synchronous part (opening a stream: its
+    checks and reads, in the sync views and middleware) runs on the process's one
+    thread for sync code, in turn. Django's own handler gives each request a thread of its
+    own for it, which lives as long as the request: as long as the stream, a thread per
+    stream, which is what the tier is there to avoid."""
+
     request_class = StreamTierRequest
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"The stream tier serves HTTP only, not {scope['type']!r}.")
+        await self.handle(scope, receive, send)
 
 
 django.setup(set_prefix=False)

@@ -263,15 +263,26 @@ def finished_table(servers: Servers) -> Table:
 
 
 @pytest.fixture(scope="session")
-def listening(servers: Servers, tiers: Tiers) -> None:
-    """`other` (or `other_tier`) hears of `main`'s actions. Its listener connects at its first
-    stream, and an action before that is heard only at the next poll (30 s on PostgreSQL): act
-    on a game it streams until an action is heard within the bound, then once more, where it
-    stops."""
+def listening(servers: Servers) -> None:
+    """`other` hears of `main`'s actions (`hear`)."""
+    hear(servers, servers.other.url)
+
+
+@pytest.fixture(scope="session")
+def tiers_listening(servers: Servers, tiers: Tiers) -> None:
+    """The streams' `other` (`other` or `other_tier`) hears of `main`'s actions (`hear`)."""
+    hear(servers, tiers.other)
+
+
+def hear(servers: Servers, other: str) -> None:
+    """The server at `other` hears of `main`'s actions. Its listener connects at its first
+    stream, and an action before that is heard only at the next poll (30 s on PostgreSQL):
+    act on a game it streams until an action is heard within the bound, then once more, where
+    it stops."""
     actions, states = engine_game(2, seed=13)
     with httpx.Client(base_url=servers.main.url, timeout=30) as client:
         table = start_game(client, 2, seed=13)
-        follower = Follower(tiers.other, table.game_id, None, until=states[-1].version)
+        follower = Follower(other, table.game_id, None, until=states[-1].version)
         follower.start()
         follower.wait_version(states[0].version, timeout=10)
         heard = False

@@ -248,7 +248,7 @@ def test_no_chat_frame_carries_a_view_nor_the_players_room_to_a_spectator(
     assert spectator_chat == [m for m in followers[0].chat() if m["room"] == "spectators"]
 
 
-@pytest.mark.usefixtures("listening")
+@pytest.mark.usefixtures("tiers_listening")
 def test_a_message_through_one_server_reaches_a_stream_held_by_another(
     tiers: Tiers, client: httpx.Client
 ) -> None:

@@ -134,6 +134,7 @@ def play_until_seat_draws(client: httpx.Client, table: Table, seat: int) -> None
 
 
 @pytest.mark.parametrize("place", ["rotated", "left"])
+@pytest.mark.usefixtures("tiers_listening")
 def test_a_stream_ends_when_its_seat_changes_hands_in_a_started_game(
     tiers: Tiers, client: httpx.Client, place: str
 ) -> None:
@@ -150,6 +151,7 @@ def test_a_stream_ends_when_its_seat_changes_hands_in_a_started_game(
     assert_nothing_after(stream.ended(), changed)
 
 
+@pytest.mark.usefixtures("tiers_listening")
 def test_a_stream_of_a_seat_left_in_a_waiting_game_shows_nothing_of_its_next_holder(
     tiers: Tiers, client: httpx.Client
 ) -> None:
@@ -164,6 +166,7 @@ def test_a_stream_of_a_seat_left_in_a_waiting_game_shows_nothing_of_its_next_hol
     assert_nothing_after(stream.ended(), changed)
 
 
+@pytest.mark.usefixtures("tiers_listening")
 def test_a_stream_ends_when_its_seat_is_handed_to_a_bot(tiers: Tiers, client: httpx.Client) -> None:
     options = {"end_score": 1, "turn_seconds": 5, "max_timeouts": 1}
     created = client.post(GAMES, json={"seats": 2, "seed": SEED, "options": options})

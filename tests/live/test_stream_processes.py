@@ -17,7 +17,7 @@ from .support import GAMES, Follower, act, engine_game, start_game
 SEATS = 2
 
 
-@pytest.mark.usefixtures("listening")
+@pytest.mark.usefixtures("tiers_listening")
 def test_an_action_through_one_server_reaches_a_stream_held_by_another(
     tiers: Tiers, client: httpx.Client
 ) -> None:
