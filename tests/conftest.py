@@ -109,10 +109,11 @@ def in_server_folder(path: Path) -> bool:
 #: Tests that never touch the configured database: each starts its processes on an SQLite file
 #: of its own whatever DATABASE_URL says (the browser tests' sites, the benchmarks' smoke runs
 #: with `--db sqlite`, servers and `manage.py` commands run on a temporary SQLite file). A
-#: folder or a file, relative to this folder. `make test-postgres` leaves them out (`-m "not
-#: sqlite_only"`): on PostgreSQL they would run again exactly as on SQLite.
+#: folder, a file or a test (`file::name`), relative to this folder. `make test-postgres` leaves
+#: them out (`-m "not sqlite_only"`): on PostgreSQL they would run again exactly as on SQLite.
 SQLITE_ONLY = {
     "web/browser",
+    "api/test_security.py::test_production_starts_sends_security_headers_and_redirects_to_https",
     "commands/test_commands_as_run.py",
     "play/test_verify_canceled_games.py",
     "production/test_bench_devserver.py",
@@ -121,6 +122,7 @@ SQLITE_ONLY = {
     "production/test_benchmarks_app.py",
     "production/test_request_turns.py",
     "production/test_stream_shutdown.py",
+    "production/test_workers.py::test_manage_py_run_serves_with_a_worker_and_one_ctrl_c_stops_both",
 }
 
 
@@ -164,13 +166,14 @@ def opens_no_database(item: pytest.Item) -> bool:
     )
 
 
-def is_sqlite_only(path: Path) -> bool:
-    """Whether the test file at `path` is, or is in a folder, listed in `SQLITE_ONLY`."""
+def is_sqlite_only(item: pytest.Item) -> bool:
+    """Whether the test `item`, its file or a folder of it is listed in `SQLITE_ONLY`."""
     try:
-        relative = path.relative_to(TESTS)
+        relative = item.path.relative_to(TESTS)
     except ValueError:  # not under tests/
         return False
-    return any(
+    test = f"{relative.as_posix()}::{getattr(item, 'originalname', item.name)}"
+    return test in SQLITE_ONLY or any(
         "/".join(relative.parts[:depth]) in SQLITE_ONLY
         for depth in range(1, len(relative.parts) + 1)
     )
@@ -185,7 +188,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         fixtures = getattr(item, "fixturenames", ())
         if "live_server" in fixtures or in_server_folder(item.path):
             item.add_marker(pytest.mark.server)
-        if is_sqlite_only(item.path):
+        if is_sqlite_only(item):
             item.add_marker(pytest.mark.sqlite_only)
         if opens_no_database(item):
             item.add_marker(pytest.mark.no_db)
