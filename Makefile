@@ -60,14 +60,15 @@ test-fast: install-dev
 	$(BIN)/python -m pytest -m "not server and not slow"
 
 # The whole suite again on PostgreSQL (this machine kind runs it on 127.0.0.1:5432), but the
-# tests marked sqlite_only (tests/conftest.py: the browser tests, the benchmarks' smoke runs and
-# the servers started on an SQLite file of their own), which never touch PostgreSQL: they would
-# only run again as `make test` ran them.
+# tests that never touch PostgreSQL, which would only run again as `make test` ran them
+# (tests/conftest.py): those marked sqlite_only (the browser tests, the benchmarks' smoke runs,
+# the servers and commands started on an SQLite file of their own) and no_db (every test that
+# opens no database: the engine's, the schema's, the docs' and other pure code's).
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 test-postgres: install-dev
 	$(BIN)/python -c "import psycopg, sys; psycopg.connect('$(POSTGRES_URL)', connect_timeout=5).close()" \
 		|| { echo "PostgreSQL is not reachable at $(POSTGRES_URL)" >&2; exit 1; }
-	DATABASE_URL=$(POSTGRES_URL) $(BIN)/python -m pytest -m "not sqlite_only"
+	DATABASE_URL=$(POSTGRES_URL) $(BIN)/python -m pytest -m "not sqlite_only and not no_db"
 
 # vulture: dead code, with the paths and ignore lists of pyproject.toml ([tool.vulture]);
 # lint-imports: the rooms' import rules (docs/ARCHITECTURE.md), contracts in pyproject.toml.

@@ -108,16 +108,21 @@ def in_server_folder(path: Path) -> bool:
 
 #: Tests that never touch the configured database: each starts its processes on an SQLite file
 #: of its own whatever DATABASE_URL says (the browser tests' sites, the benchmarks' smoke runs
-#: with `--db sqlite`, servers started on a temporary SQLite file). A folder or a file, relative
-#: to this folder. `make test-postgres` leaves them out (`-m "not sqlite_only"`): on
-#: PostgreSQL they would run again exactly as on SQLite, about 8 minutes of CI for nothing.
+#: with `--db sqlite`, servers and `manage.py` commands run on a temporary SQLite file). A
+#: folder, a file or a test (`file::name`), relative to this folder. `make test-postgres` leaves
+#: them out (`-m "not sqlite_only"`): on PostgreSQL they would run again exactly as on SQLite.
 SQLITE_ONLY = {
     "web/browser",
+    "api/test_security.py::test_production_starts_sends_security_headers_and_redirects_to_https",
+    "commands/test_commands_as_run.py",
+    "play/test_verify_canceled_games.py",
+    "production/test_bench_devserver.py",
     "production/test_bench_load.py",
     "production/test_bench_stream.py",
     "production/test_benchmarks_app.py",
     "production/test_request_turns.py",
     "production/test_stream_shutdown.py",
+    "production/test_workers.py::test_manage_py_run_serves_with_a_worker_and_one_ctrl_c_stops_both",
 }
 
 
@@ -127,15 +132,48 @@ def pytest_configure(config: pytest.Config) -> None:
         "sqlite_only: runs on an SQLite file of its own whatever DATABASE_URL says "
         "(tests/conftest.py's SQLITE_ONLY); `make test-postgres` leaves it out",
     )
+    config.addinivalue_line(
+        "markers",
+        "no_db: opens no database, in this process or another (tests/conftest.py's "
+        "`opens_no_database`); `make test-postgres` leaves it out",
+    )
 
 
-def is_sqlite_only(path: Path) -> bool:
-    """Whether the test file at `path` is, or is in a folder, listed in `SQLITE_ONLY`."""
+#: The fixtures through which a test reaches the database in this process (pytest-django's,
+#: and `django_db_setup` for a fixture that lifts the block itself).
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "django_db_setup",
+    "live_server",
+}
+
+
+def opens_no_database(item: pytest.Item) -> bool:
+    """Whether `item` can open no database: pytest-django refuses every query of a test
+    without the `django_db` marker or a database fixture, and a test starting no server opens
+    none elsewhere (a test starting a process that opens the configured database is `server`).
+    Derived, not listed, so that a test that starts using the database runs on PostgreSQL again
+    without anyone remembering to say so. A `server` test whose processes open no database
+    says so itself (`pytest.mark.no_db`)."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return (
+        item.get_closest_marker("django_db") is None
+        and not fixtures & DATABASE_FIXTURES
+        and item.get_closest_marker("server") is None
+    )
+
+
+def is_sqlite_only(item: pytest.Item) -> bool:
+    """Whether the test `item`, its file or a folder of it is listed in `SQLITE_ONLY`."""
     try:
-        relative = path.relative_to(TESTS)
+        relative = item.path.relative_to(TESTS)
     except ValueError:  # not under tests/
         return False
-    return any(
+    test = f"{relative.as_posix()}::{getattr(item, 'originalname', item.name)}"
+    return test in SQLITE_ONLY or any(
         "/".join(relative.parts[:depth]) in SQLITE_ONLY
         for depth in range(1, len(relative.parts) + 1)
     )
@@ -144,13 +182,16 @@ def is_sqlite_only(path: Path) -> bool:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark as `server` every test that starts a live server or lives in a server folder, so
     `make test-fast` (`-m "not server and not slow"`) leaves them out without a list to keep;
-    and as `sqlite_only` those of `SQLITE_ONLY`, which `make test-postgres` leaves out."""
+    as `sqlite_only` those of `SQLITE_ONLY`, and as `no_db` those that open no database: on
+    PostgreSQL both would only run again as on SQLite, so `make test-postgres` leaves them out."""
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
         if "live_server" in fixtures or in_server_folder(item.path):
             item.add_marker(pytest.mark.server)
-        if is_sqlite_only(item.path):
+        if is_sqlite_only(item):
             item.add_marker(pytest.mark.sqlite_only)
+        if opens_no_database(item):
+            item.add_marker(pytest.mark.no_db)
 
 
 @pytest.fixture(scope="session")

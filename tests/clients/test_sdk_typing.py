@@ -3,7 +3,8 @@ SDK snippet of docs/CLIENTS.md as it stands, and a spectator's calls with a plai
 
 mypy reads the generated package (the `python_client` fixture) through MYPYPATH and checks
 only the snippet, with its own empty configuration (the project's mypy settings are for the
-project's code).
+project's code). The three runs share one mypy cache (`mypy_cache`): mypy's incremental mode
+reads again what changed, so only the first one checks the standard library and the SDK.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FENCED_PYTHON = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
@@ -44,7 +47,17 @@ def clients_sdk_snippet() -> str:
     return str(snippets[0])
 
 
-def strict_mypy(source: str, python_client: ModuleType, workdir: Path) -> str:
+#: mypy starts no server and opens no database.
+pytestmark = pytest.mark.no_db
+
+
+@pytest.fixture(scope="module")
+def mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache for this module's mypy runs, which check the same SDK."""
+    return tmp_path_factory.mktemp("mypy-cache")
+
+
+def strict_mypy(source: str, python_client: ModuleType, workdir: Path, cache: Path) -> str:
     """mypy --strict's report on `source`, or "" when it passes."""
     package_root = Path(str(python_client.__file__)).parents[1]
     (workdir / "snippet.py").write_text(source, encoding="utf-8")
@@ -58,7 +71,7 @@ def strict_mypy(source: str, python_client: ModuleType, workdir: Path) -> str:
         "--config-file",
         str(workdir / "mypy.ini"),
         "--cache-dir",
-        str(workdir / ".mypy_cache"),
+        str(cache),
         str(workdir / "snippet.py"),
     ]
     env = {**os.environ, "MYPYPATH": str(package_root)}
@@ -67,17 +80,21 @@ def strict_mypy(source: str, python_client: ModuleType, workdir: Path) -> str:
 
 
 def test_the_clients_sdk_snippet_type_checks_strictly(
-    python_client: ModuleType, tmp_path: Path
+    python_client: ModuleType, tmp_path: Path, mypy_cache: Path
 ) -> None:
-    report = strict_mypy(clients_sdk_snippet(), python_client, tmp_path)
+    report = strict_mypy(clients_sdk_snippet(), python_client, tmp_path, mypy_cache)
     assert report == "", report
 
 
-def test_a_spectator_calls_with_a_plain_client(python_client: ModuleType, tmp_path: Path) -> None:
-    report = strict_mypy(SPECTATOR, python_client, tmp_path)
+def test_a_spectator_calls_with_a_plain_client(
+    python_client: ModuleType, tmp_path: Path, mypy_cache: Path
+) -> None:
+    report = strict_mypy(SPECTATOR, python_client, tmp_path, mypy_cache)
     assert report == "", report
 
 
-def test_the_check_fails_on_a_type_error(python_client: ModuleType, tmp_path: Path) -> None:
+def test_the_check_fails_on_a_type_error(
+    python_client: ModuleType, tmp_path: Path, mypy_cache: Path
+) -> None:
     broken = SPECTATOR + "\nwatch(Client(base_url='http://x'), 'not a uuid')\n"
-    assert "incompatible type" in strict_mypy(broken, python_client, tmp_path)
+    assert "incompatible type" in strict_mypy(broken, python_client, tmp_path, mypy_cache)

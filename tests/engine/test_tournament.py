@@ -140,6 +140,7 @@ def test_greedy_beats_random() -> None:
 
 
 @pytest.mark.server
+@pytest.mark.no_db  # manage.py tournament plays in memory: it opens no database
 def test_the_command_prints_the_documented_json() -> None:
     """`manage.py tournament ... --json` prints exactly one JSON object, as documented."""
     command = [sys.executable, "manage.py", "tournament", "--strategies", "greedy,random"]
@@ -160,6 +161,7 @@ def test_the_command_prints_the_documented_json() -> None:
 
 
 @pytest.mark.server
+@pytest.mark.no_db
 def test_the_command_prints_a_table_and_refuses_unknown_strategies() -> None:
     command = [sys.executable, "manage.py", "tournament", "--strategies", "greedy,random"]
     done = subprocess.run(
