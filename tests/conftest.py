@@ -122,7 +122,7 @@ SQLITE_ONLY = {
     "production/test_benchmarks_app.py",
     "production/test_request_turns.py",
     "production/test_stream_shutdown.py",
-    "production/test_workers.py::test_manage_py_run_serves_with_a_worker_and_one_ctrl_c_stops_both",
+    "production/test_workers.py::test_manage_py_run_serves_with_a_worker_and_a_stream_tier_and_one_ctrl_c_stops_all",
 }
 
 
