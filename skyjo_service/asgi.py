@@ -36,26 +36,57 @@ logger = logging.getLogger(__name__)
 def bounded_sends(app: App, seconds: float) -> App:
     """`app` whose HTTP body writes give up after `seconds` (0: never), as a client that
     disconnected (Django's handler takes a cancelled write so and closes the response)."""
+    if not seconds:
+        return app
+    deadlines = SendDeadlines(seconds)
 
     async def bounded(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not seconds:
+        if scope["type"] != "http":
             await app(scope, receive, send)
             return
 
         async def send_within(message: Message) -> None:
             if message["type"] != "http.response.body":
                 await send(message)
-                return
-            try:
-                async with asyncio.timeout(seconds):
-                    await send(message)
-            except TimeoutError:
-                logger.info("live: closed %s, whose client stopped reading", scope["path"])
-                raise asyncio.CancelledError() from None
+            else:
+                await deadlines.within(send(message), scope["path"])
 
         await app(scope, receive, send_within)
 
     return bounded
+
+
+class SendDeadlines:
+    """The body writes under way, each with its deadline, and a sweep every second that
+    cancels the late ones: a timer per write (`asyncio.timeout`) would cost each frame of
+    every stream a timer of its own, when nearly every write ends at once."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.under_way: dict[asyncio.Task[Any], tuple[float, str]] = {}
+        self._sweep: asyncio.Task[None] | None = None
+
+    async def within(self, write: Awaitable[None], path: str) -> None:
+        task = asyncio.current_task()
+        assert task is not None  # a coroutine of the server's
+        loop = asyncio.get_running_loop()
+        self.under_way[task] = (loop.time() + self.seconds, path)
+        if self._sweep is None or self._sweep.done():
+            self._sweep = loop.create_task(self._sweep_forever())
+        try:
+            await write
+        finally:
+            self.under_way.pop(task, None)
+
+    async def _sweep_forever(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(1.0)
+            now = loop.time()
+            for task, (deadline, path) in list(self.under_way.items()):
+                if deadline < now:
+                    logger.info("live: closed %s, whose client stopped reading", path)
+                    task.cancel()
 
 
 class StreamTierRequest(ASGIRequest):

@@ -130,14 +130,15 @@ class Channel:
 
 
 def _steps(game_id: uuid.UUID, places: list[tuple[Viewer, Cursor, bool]]) -> list[Step]:
-    """Each stream's step from its place, on a fan-out thread which makes the reads itself
-    (shared through the hub: the first stream of a kind reads, the others find it), its
-    database connection given back at the end."""
+    """Each stream's step from its place, on a fan-out thread which makes the reads itself,
+    once per distinct place (a game's spectators are all at the same place: one step serves
+    them all, the same bytes), its database connection given back at the end."""
     try:
         with hub.reading_inline():
-            return [step(game_id, viewer, cursor, first) for viewer, cursor, first in places]
+            taken = {place: step(game_id, *place) for place in dict.fromkeys(places)}
     finally:
         release_connections()
+    return [taken[place] for place in places]
 
 
 class Channels:
