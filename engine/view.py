@@ -248,10 +248,10 @@ _SHOWN_DOWN: dict[int, Cell] = {value: Cell(FACE_DOWN, value) for value in CARD_
 _UNSEEN: dict[int, Cell] = dict.fromkeys(CARD_COUNTS, _HIDDEN)
 
 
-#: `_player` by the identity of a grid (and `reveal_all`): a grid changes only when its own
-#: seat acts, so every other view of it (each seat's, each action's) finds it here. Holding
-#: the grid keeps its id from being reused while it is a key.
-_PLAYER_VIEWS: dict[tuple[int, bool], tuple[Grid, PlayerView]] = {}
+#: `_player` by `reveal_all`, then by the identity of a grid: a grid changes only when its
+#: own seat acts, so every other view of it (each seat's, each action's) finds it here.
+#: Holding the grid keeps its id from being reused while it is a key.
+_PLAYER_VIEWS: tuple[dict[int, tuple[Grid, PlayerView]], ...] = ({}, {})
 _PLAYER_VIEWS_KEPT = 8192
 
 
@@ -268,8 +268,8 @@ def _player(
     """One seat's public part of a view."""
     if grid is None:
         return _new_player(seat, name, total, (), bot, timeouts, account)
-    key = (id(grid), reveal_all)
-    kept = _PLAYER_VIEWS.get(key)
+    kept_views = _PLAYER_VIEWS[reveal_all]
+    kept = kept_views.get(id(grid))
     if kept is not None:
         kept_grid, player = kept
         if (  # compared one by one, cheapest and likeliest to differ first
@@ -282,10 +282,10 @@ def _player(
             and player.account == account
         ):
             return player
-    if len(_PLAYER_VIEWS) >= _PLAYER_VIEWS_KEPT:
-        _PLAYER_VIEWS.clear()
+    if len(kept_views) >= _PLAYER_VIEWS_KEPT:
+        kept_views.clear()
     player = _new_player(seat, name, total, _grid_view(grid, reveal_all), bot, timeouts, account)
-    _PLAYER_VIEWS[key] = (grid, player)
+    kept_views[id(grid)] = (grid, player)
     return player
 
 

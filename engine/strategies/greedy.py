@@ -120,9 +120,10 @@ def _placement(grid: Columns, value: int, *, must: bool) -> tuple[int, int] | No
     best_value: int | None = None
     best: tuple[int, int] | None = None  # (column, row) of the highest face-up card
     first_down: tuple[int, int] | None = None
+    kept_facts = _FACTS.get
     for column, cells in enumerate(grid):
-        facts = _FACTS.get(id(cells))
-        if facts is None or facts.cells is not cells:
+        facts = kept_facts(id(cells))  # `_facts(cells)`, its first lookup written out
+        if facts is None or facts[0] is not cells:
             facts = _facts(cells)
         _, skipped, pair, other, top, top_row, down_row, _ = facts
         if skipped:
