@@ -51,15 +51,20 @@ from .state import (
     GameState,
     Grid,
     RoundResult,
-    make_grid,
 )
 
 T = TypeVar("T")
 
 
-def _set_grid(s: GameState, seat: int, grid: Grid) -> None:
+_new_tuple = tuple.__new__
+
+
+def _set_grid(s: GameState, seat: int, values: tuple[int, ...], up: int, gone: int) -> None:
+    """Give `seat` the grid `Grid(values, up, gone)`, built without the named tuple's
+    Python-level `__new__` (which only passes its arguments on): a grid is rebuilt on most
+    moves."""
     grids = list(s.grids)
-    grids[seat] = grid
+    grids[seat] = _new_tuple(Grid, (values, up, gone))
     s.grids = tuple(grids)
 
 
@@ -148,7 +153,7 @@ def _round_dealt(s: GameState, e: RoundDealt) -> None:
 def _card_revealed(s: GameState, e: CardRevealed) -> None:
     grid = s.grids[e.seat]
     up = grid.up | 1 << COLUMN_CELLS[e.column][e.row]
-    _set_grid(s, e.seat, make_grid(grid.values, up, grid.gone))
+    _set_grid(s, e.seat, grid.values, up, grid.gone)
     s.last_action = (e,)
     if s.phase == PLAYING:
         s.step = TURN_DONE
@@ -186,7 +191,7 @@ def _card_replaced(s: GameState, e: CardReplaced) -> None:
     values = list(grid.values)
     replaced = values[cell]
     values[cell] = s.held  # type: ignore[assignment]
-    _set_grid(s, e.seat, make_grid(tuple(values), grid.up | 1 << cell, grid.gone))
+    _set_grid(s, e.seat, tuple(values), grid.up | 1 << cell, grid.gone)
     s.discard = (*s.discard, replaced)
     s.held = None
     s.held_from = None
@@ -206,7 +211,7 @@ def _column_removed(s: GameState, e: ColumnRemoved) -> None:
     grid = s.grids[e.seat]
     base = cell_index(e.column, 0)
     s.discard = (*s.discard, *grid.values[base : base + ROWS])
-    _set_grid(s, e.seat, make_grid(grid.values, grid.up, grid.gone | COLUMN_MASKS[e.column]))
+    _set_grid(s, e.seat, grid.values, grid.up, grid.gone | COLUMN_MASKS[e.column])
     _caused(s, e)
 
 

@@ -35,13 +35,13 @@ def _splitmix64(x: int) -> int:
 def _shuffled(cards: Sequence[int], key: int) -> tuple[int, ...]:
     """Fisher-Yates driven by splitmix64: fixed here, so a seed means the same on any Python.
     `_splitmix64` is written out in the loop: a deal draws 149 numbers, and the call cost
-    more than the arithmetic."""
+    more than the arithmetic. Its state is not kept apart: the n-th number mixes the key plus
+    n + 1 gammas, so one sum moves on by a gamma per number."""
     out = list(cards)
-    state = key & _MASK64
+    mixed = (key & _MASK64) + _GAMMA
     for i in range(len(out) - 1, 0, -1):
-        state = (state + _GAMMA) & _MASK64
-        x = (state + _GAMMA) & _MASK64
-        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        mixed = (mixed + _GAMMA) & _MASK64
+        x = ((mixed ^ (mixed >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
         x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
         j = (x ^ (x >> 31)) % (i + 1)
         out[i], out[j] = out[j], out[i]

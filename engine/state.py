@@ -64,15 +64,6 @@ class Grid(NamedTuple):
         return [v for i, v in enumerate(self.values) if not gone >> i & 1]
 
 
-_new_tuple = tuple.__new__
-
-
-def make_grid(values: tuple[int, ...], up: int, gone: int) -> Grid:
-    """`Grid(values, up, gone)`, built without the named tuple's Python-level `__new__`
-    (which only passes its arguments on): a grid is rebuilt on most moves."""
-    return _new_tuple(Grid, (values, up, gone))
-
-
 @dataclass(frozen=True, slots=True)
 class RoundResult:
     """A scored round (R11): grids after the final reveal, None where a column was removed."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from functools import cached_property, lru_cache
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from .actions import (
@@ -45,7 +46,7 @@ from .events import (
     SeatLeft,
     event_to_data,
 )
-from .slots import maker, slot
+from .slots import maker
 from .state import DECK, PLAYING, ROUND_ENDED, SETUP, GameState, Grid, RoundResult
 
 FACE_DOWN = "face_down"
@@ -247,10 +248,10 @@ _SHOWN_DOWN: dict[int, Cell] = {value: Cell(FACE_DOWN, value) for value in CARD_
 _UNSEEN: dict[int, Cell] = dict.fromkeys(CARD_COUNTS, _HIDDEN)
 
 
-#: `_player` by the identity of a grid (and `reveal_all`): a grid changes only when its own
-#: seat acts, so every other view of it (each seat's, each action's) finds it here. Holding
-#: the grid keeps its id from being reused while it is a key.
-_PLAYER_VIEWS: dict[tuple[int, bool], tuple[Grid, PlayerView]] = {}
+#: `_player` by `reveal_all`, then by the identity of a grid: a grid changes only when its
+#: own seat acts, so every other view of it (each seat's, each action's) finds it here.
+#: Holding the grid keeps its id from being reused while it is a key.
+_PLAYER_VIEWS: tuple[dict[int, tuple[Grid, PlayerView]], ...] = ({}, {})
 _PLAYER_VIEWS_KEPT = 8192
 
 
@@ -267,8 +268,8 @@ def _player(
     """One seat's public part of a view."""
     if grid is None:
         return _new_player(seat, name, total, (), bot, timeouts, account)
-    key = (id(grid), reveal_all)
-    kept = _PLAYER_VIEWS.get(key)
+    kept_views = _PLAYER_VIEWS[reveal_all]
+    kept = kept_views.get(id(grid))
     if kept is not None:
         kept_grid, player = kept
         if (  # compared one by one, cheapest and likeliest to differ first
@@ -281,28 +282,78 @@ def _player(
             and player.account == account
         ):
             return player
-    if len(_PLAYER_VIEWS) >= _PLAYER_VIEWS_KEPT:
-        _PLAYER_VIEWS.clear()
+    if len(kept_views) >= _PLAYER_VIEWS_KEPT:
+        kept_views.clear()
     player = _new_player(seat, name, total, _grid_view(grid, reveal_all), bot, timeouts, account)
-    _PLAYER_VIEWS[key] = (grid, player)
+    kept_views[id(grid)] = (grid, player)
     return player
 
 
 def _grid_view(grid: Grid, reveal_all: bool) -> tuple[tuple[Cell, ...], ...]:
-    """A grid as a viewer sees it (cells are immutable, so shared); a column's three cells
-    written out, since this runs whenever a grid has changed."""
+    """A grid as a viewer sees it (cells are immutable, so shared). A seat's own view takes
+    each column from `_SEEN_COLUMNS`: the same column tuple for the same visible cards, which
+    costs less than building one, and lets a strategy keep what it reads of a column by the
+    column's identity."""
+    if reveal_all:
+        return _grid_cells(grid, _SHOWN_DOWN)
     values, up, gone = grid
-    down = _SHOWN_DOWN if reveal_all else _UNSEEN
-    columns = []
-    for a, b, c in COLUMN_CELLS:
-        columns.append(
-            (
-                _REMOVED if gone >> a & 1 else (_FACE_UP if up >> a & 1 else down)[values[a]],
-                _REMOVED if gone >> b & 1 else (_FACE_UP if up >> b & 1 else down)[values[b]],
-                _REMOVED if gone >> c & 1 else (_FACE_UP if up >> c & 1 else down)[values[c]],
-            )
-        )
-    return tuple(columns)
+    if gone:
+        columns = []
+        for base in _COLUMN_BASES:
+            removed = gone >> base & 7
+            if removed == 7:
+                columns.append(_REMOVED_COLUMN)
+            elif removed:  # part of a column: not from a game (R8 removes whole columns)
+                columns.append(_grid_column(grid, base, _UNSEEN))
+            else:
+                seen = _SEEN_COLUMNS[up >> base & 7]
+                columns.append(seen[values[base]][values[base + 1]][values[base + 2]])
+        return tuple(columns)
+    seen = _SEEN_COLUMNS  # no column removed: the four written out
+    return (
+        seen[up & 7][values[0]][values[1]][values[2]],
+        seen[up >> 3 & 7][values[3]][values[4]][values[5]],
+        seen[up >> 6 & 7][values[6]][values[7]][values[8]],
+        seen[up >> 9 & 7][values[9]][values[10]][values[11]],
+    )
+
+
+def _grid_cells(grid: Grid, down: dict[int, Cell]) -> tuple[tuple[Cell, ...], ...]:
+    """A grid's view built cell by cell, `down` giving a face-down card's cell."""
+    return tuple(_grid_column(grid, base, down) for base in _COLUMN_BASES)
+
+
+def _grid_column(grid: Grid, base: int, down: dict[int, Cell]) -> tuple[Cell, ...]:
+    """The cells of the column whose top cell is `base`, built one by one."""
+    values, up, gone = grid
+    return tuple(
+        _REMOVED if gone >> cell & 1 else (_FACE_UP if up >> cell & 1 else down)[values[cell]]
+        for cell in range(base, base + ROWS)
+    )
+
+
+_COLUMN_BASES: tuple[int, ...] = tuple(cells[0] for cells in COLUMN_CELLS)
+_REMOVED_COLUMN: tuple[Cell, ...] = (_REMOVED,) * ROWS
+#: The card values in the order a list indexed by the value itself holds them (-2 and -1 from
+#: the end): `[0, 1, ..., 12, -2, -1]`.
+_BY_INDEX: tuple[int, ...] = tuple(sorted(CARD_COUNTS, key=lambda v: v % len(CARD_COUNTS)))
+
+
+def _seen_columns(up: int, cells: tuple[Cell, ...] = ()) -> Any:
+    """Every column a seat may see with the face-up rows of bit mask `up` (no card removed),
+    as nested lists indexed by the cards of the column's rows still to come, top first (a
+    face-down row's list holds one column for every value: the card is not seen)."""
+    row = len(cells)
+    if row == ROWS:
+        return cells
+    if up >> row & 1:
+        return [_seen_columns(up, (*cells, _FACE_UP[value])) for value in _BY_INDEX]
+    return [_seen_columns(up, (*cells, _HIDDEN))] * len(_BY_INDEX)
+
+
+#: `_SEEN_COLUMNS[up][a][b][c]`: the column of cards a, b, c (top first) whose face-up rows
+#: are the bit mask `up`, as its seat or anyone but `reveal_all` sees it; one tuple for each.
+_SEEN_COLUMNS: tuple[Any, ...] = tuple(_seen_columns(up) for up in range(1 << ROWS))
 
 
 def _final_cell(value: int | None) -> Cell:
@@ -499,13 +550,18 @@ def view(state: GameState, seat: int | None, *, reveal_all: bool = False) -> Gam
 
 
 class _SeatView(GameView):
-    """A `GameView` whose costlier fields (the players' grids, the rounds, the last action,
-    the options, who started, the open seats) are computed when first read: a bot reads a
-    few fields of every view it is shown, hundreds of times a game. Equal, field for field,
-    to `view(state, seat)`."""
+    """A `GameView` that keeps the state and reads each field from it when the field is read:
+    a bot reads a few fields of every view it is shown, hundreds of times a game, so a view
+    that computes (and stores) every field costs more than the reads. Equal, field for field,
+    to `view(state, seat)`; only `you` is stored."""
 
     __slots__ = ("_state",)
     _state: GameState
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> GameView:  # type: ignore[misc]
+        """A view built from its fields (`dataclasses.replace` builds one so) is a plain
+        `GameView`: there is no state to read them from."""
+        return GameView(*args, **kwargs)
 
     def __eq__(self, other: object) -> bool:
         """Equal to a `GameView` of the same fields (a dataclass compares its own class only;
@@ -517,10 +573,8 @@ class _SeatView(GameView):
     __hash__ = GameView.__hash__
 
     def player(self, seat: int) -> PlayerView:
-        players = _PLAYERS_SLOT.__get__(self, GameView)
-        if players is not _UNSET:
-            return players[seat]
-        state = self._state  # not read yet: this seat's part is built alone
+        """This seat's part, built alone (`players` builds every seat's)."""
+        state = self._state
         return _player(
             seat,
             state.names[seat],
@@ -533,71 +587,44 @@ class _SeatView(GameView):
         )
 
 
-#: What a lazy field of `_SeatView` holds until it is first read (a marker, not an empty
-#: slot: reading an empty slot raises, and a raised exception costs more than the marker).
-_UNSET: Any = object()
-_PLAYERS_SLOT = slot(GameView, "players")
+def _playing(state: GameState) -> bool:
+    return state.phase == PLAYING
 
 
-def _lazy(name: str, compute: Callable[[GameState, int | None], Any]) -> property:
-    """A field of `_SeatView`, read from its slot in `GameView`, filled on first read."""
-    field_slot = slot(GameView, name)
-
-    def read(self: _SeatView) -> Any:
-        value = field_slot.__get__(self, GameView)
-        if value is _UNSET:
-            value = compute(self._state, self.you)
-            field_slot.__set__(self, value)
-        return value
-
-    def write(self: _SeatView, value: Any) -> None:  # only `__init__` sets a field
-        field_slot.__set__(self, value)
-
-    return property(read, write, doc=f"`GameView.{name}`, computed when first read.")
-
-
-_LAZY_FIELDS: dict[str, Callable[[GameState, int | None], Any]] = {
-    "open_seats": lambda state, _: sum(1 for name in state.names if name is None),
-    "starting_seat": lambda state, _: _starting_seat(state),
-    "players": lambda state, _: _players(state, False),
-    "rounds": lambda state, _: _round_summaries(state.rounds),
-    "last_action": lambda state, seat: _last_action_seen(state.last_action, seat, False),
-    "options": lambda state, _: state.options.to_data(),
+#: How `_SeatView` reads each field but `you` (as `view` computes it, with `reveal_all` off).
+_SEAT_VIEW_FIELDS: dict[str, Callable[[_SeatView], Any]] = {
+    "version": attrgetter("_state.version"),
+    "status": attrgetter("_state.phase"),
+    "round": attrgetter("_state.round"),
+    "seats": attrgetter("_state.seats"),
+    "open_seats": lambda v: sum(1 for name in v._state.names if name is None),
+    "current_seat": lambda v: v._state.current if _playing(v._state) else None,
+    "closer_seat": attrgetter("_state.closer"),
+    "final_turns_left": lambda v: (
+        v._state.final_turns_left if _playing(v._state) and v._state.closer is not None else 0
+    ),
+    "starting_seat": lambda v: _starting_seat(v._state),
+    "discard_top": attrgetter("_state.discard_top"),
+    "discard_size": lambda v: len(v._state.discard),
+    "deck_size": attrgetter("_state.deck_size"),
+    "held_card": lambda v: _held_card(v._state, v.you, False),
+    "players": lambda v: _players(v._state, False),
+    "legal_actions": lambda v: tuple(legal_actions(v._state, v.you)),
+    "rounds": lambda v: _round_summaries(v._state.rounds),
+    "winners": lambda v: v._state.winners or None,
+    "last_action": lambda v: _last_action_seen(v._state.last_action, v.you, False),
+    "options": lambda v: v._state.options.to_data(),
+    "turn_deadline": lambda v: None,  # the service's
 }
-for _name, _compute in _LAZY_FIELDS.items():
-    setattr(_SeatView, _name, _lazy(_name, _compute))
-_new_seat_view = maker(_SeatView, ["_state", *(f.name for f in fields(GameView))])
+for _name, _read in _SEAT_VIEW_FIELDS.items():
+    setattr(_SeatView, _name, property(_read, doc=f"`GameView.{_name}`, read from the state."))
+_new_seat_view = maker(_SeatView, ["_state", "you"])
 
 
 def seat_view(state: GameState, seat: int) -> GameView:
-    """`view(state, seat)` for a bot: the same view, its costlier fields computed only if
-    read (see `_SeatView`)."""
-    phase = state.phase
-    discard = state.discard
-    return _new_seat_view(
-        state,
-        state.version,
-        phase,
-        state.round,
-        state.seats,
-        _UNSET,  # open_seats
-        seat,  # you
-        state.current if phase == PLAYING else None,  # current_seat
-        state.closer,  # closer_seat
-        state.final_turns_left if phase == PLAYING and state.closer is not None else 0,
-        _UNSET,  # starting_seat
-        discard[-1] if discard else None,  # discard_top
-        len(discard),  # discard_size
-        len(state.deck) - state.deck_pos,  # deck_size
-        None if state.held is None else _held_card(state, seat, False),
-        _UNSET,  # players
-        tuple(legal_actions(state, seat)),
-        _UNSET,  # rounds
-        state.winners if state.winners else None,
-        _UNSET,  # last_action
-        _UNSET,  # options
-        None,  # turn_deadline: the service's
-    )
+    """`view(state, seat)` for a bot: the same view, each field computed when it is read (see
+    `_SeatView`)."""
+    return _new_seat_view(state, seat)
 
 
 def event_for_viewer(

@@ -3,6 +3,7 @@ and the management command."""
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import random
@@ -129,6 +130,21 @@ def test_strategies_holding_several_seats_count_each_seat() -> None:
 def test_results_do_not_depend_on_the_number_of_jobs() -> None:
     config = Config(("greedy", "random"), seats=2, games=6, seed=3, duplicate=True)
     assert play_all(config, jobs=1)[0] == play_all(config, jobs=2)[0]
+
+
+def test_the_collector_is_paused_only_while_games_are_played() -> None:
+    """A worker pauses the cyclic garbage collector for its games (they make no cycles) and
+    turns it back on; a caller that had turned it off finds it off."""
+    config = Config(("greedy",), seats=2, games=2, seed=3)
+    assert gc.isenabled()
+    play_all(config)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        play_all(config)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_greedy_beats_random() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 
 import pytest
 
@@ -19,9 +20,23 @@ from engine import (
     replay,
     view,
 )
+from engine.cards import CELLS, COLUMN_MASKS, COLUMNS, FULL_DECK
 from engine.events import CardDrawn, DrawPileReshuffled, RoundDealt
 from engine.simulate import chooser_from_view, play_game
-from engine.view import FACE_DOWN, FACE_UP, REMOVED, GameView, event_for_viewer, seat_view
+from engine.state import Grid
+from engine.view import (
+    _REMOVED,
+    _SHOWN_DOWN,
+    _UNSEEN,
+    FACE_DOWN,
+    FACE_UP,
+    REMOVED,
+    GameView,
+    _grid_cells,
+    _grid_view,
+    event_for_viewer,
+    seat_view,
+)
 
 from .support import Table, cols, rig_deal
 
@@ -189,3 +204,24 @@ def test_seat_view_is_the_view_field_for_field() -> None:
     assert compared > 200
     with pytest.raises(dataclasses.FrozenInstanceError):
         lazy.players = ()  # type: ignore[misc]
+
+
+def test_a_seats_grid_view_takes_shared_columns_equal_to_the_cells() -> None:
+    """`_grid_view` takes a seat's columns from one shared set: each equals the column built
+    cell by cell, for every pattern of face-up, face-down and removed cells (whole columns
+    removed, as R8 removes them, and odd partial ones), and the same visible column is the
+    same tuple whatever the face-down cards are."""
+    rng = random.Random(26)
+    for _ in range(20_000):
+        values = tuple(rng.choice(FULL_DECK) for _ in range(CELLS))
+        gone = sum(COLUMN_MASKS[c] for c in range(COLUMNS) if rng.random() < 0.2)
+        if rng.random() < 0.05:
+            gone = rng.getrandbits(CELLS)
+        grid = Grid(values, rng.getrandbits(CELLS) & ~gone, gone)
+        assert _grid_view(grid, False) == _grid_cells(grid, _UNSEEN)
+        assert _grid_view(grid, True) == _grid_cells(grid, _SHOWN_DOWN)
+        hidden = [v if grid.up >> i & 1 else rng.choice(FULL_DECK) for i, v in enumerate(values)]
+        again = _grid_view(Grid(tuple(hidden), grid.up, gone), False)
+        assert all(
+            a is b for a, b in zip(again, _grid_view(grid, False), strict=True) if _REMOVED not in a
+        )
