@@ -9,14 +9,14 @@ histories, the admin) stays on the ORM.
 Values are converted with Django's own adapters and converters (but for JSON on PostgreSQL:
 orjson's text, cast to jsonb), so the rows written here are exactly the ones the ORM would write
 and read back (tests/store/test_appenders.py compares them, statement by statement, on both
-databases). Statements go to the database the models' router
-names, as the ORM's would: writes and an action's read of its game row (`fetch_game(...,
-for_write=True)`) to `db_for_write`; other reads, the log's and the checkpoints' included, to
-`db_for_read`. (An action whose snapshot is stale replays the log from there: a router that
-sends reads to a lagging replica must send these to the primary too, or such an action is
-refused, after its retries, as a `concurrent_update`.) Parameters are named by column, never
-placed by position against a list kept elsewhere (PostgreSQL's append derives its positional
-parameters from the names in its SQL: `_positional`).
+databases). Statements go to the database the models' router names, as the ORM's would: writes
+and an action's read of its game row (`fetch_game(..., for_write=True)`) to `db_for_write`;
+other reads, the log's and the checkpoints' included, to `db_for_read`. (An action whose
+snapshot is stale replays the log from there: a router that sends reads to a lagging replica
+must send these to the primary too, or such an action is refused, after its retries, as a
+`concurrent_update`.) Parameters are named by column, never placed by position against a list
+kept elsewhere (PostgreSQL's append derives its positional parameters from the names in its SQL:
+`_positional`).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from games.models import Game, GameCheckpoint, GameEvent, Seat
 _GAME_FIELDS: list[Field[Any, Any]] = list(Game._meta.concrete_fields)
 _GAME_ATTNAMES = [field.attname for field in _GAME_FIELDS]
 _EVENT_COLUMNS = ("game", "sequence", "type", "schema_version", "payload", "created_at")
-#: An event's own values, with their PostgreSQL types (for a VALUES list of parameters).
+#: An event's own values, with their PostgreSQL types (the append's `jsonb_to_recordset`).
 _EVENT_VALUES = {"sequence": "integer", "type": "varchar", "schema_version": "smallint"}
 #: The game's JSON columns an append sets (PostgreSQL: from JSON text, cast to jsonb).
 _JSON_COLUMNS = frozenset({"totals", "winners"})
@@ -193,7 +193,7 @@ def _move_and_insert_sql(
     when, and only if, the write commits); with `letters`, the inbox entries go in the same
     statement (`_letters_sql`). The events are one parameter, `events`: a JSON array of
     `{sequence, type, schema_version, payload}` (`_events_json`), so that the statement's
-    parameters do not grow with its events, and psycopg adapts a dozen values, not ~30.
+    parameters do not grow with its events (psycopg adapts 18 values, not 18 + 4 an event).
     Answers the SQL with positional parameters and their names in order (`_positional`)."""
     id_column, version = _quoted(Game, "id"), _quoted(Game, "version")
     names = [*_EVENT_VALUES, "payload"]
