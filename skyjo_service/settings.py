@@ -395,6 +395,9 @@ AXES_DISABLE_ACCESS_LOG = True
 #: PostgreSQL: an append writes its accounts' inbox entries in its one statement (off: in a
 #: second statement of its transaction, as on SQLite). Faster, never different (a test).
 SKYJO_INBOX_IN_APPEND = env_bool("SKYJO_INBOX_IN_APPEND", True)
+#: A typed action's body (`{column, row}` or nothing) is validated without DRF's serializer
+#: when well formed (off: always by the serializer). Faster, never different (a test).
+SKYJO_FAST_INPUTS = env_bool("SKYJO_FAST_INPUTS", True)
 #: Seconds a process trusts what it learnt of a personal token (at most 1): a revoked token,
 #: or one of a deleted account, is refused everywhere within this time.
 ACCOUNT_TOKEN_FRESH_SECONDS = env_float("ACCOUNT_TOKEN_FRESH_SECONDS", 0.5)

@@ -6,20 +6,23 @@ They are few and fixed, so they are written once, here, in SQL that SQLite and P
 run (the whole suite runs on both); everything else (creating games and seats, listings,
 histories, the admin) stays on the ORM.
 
-Values are converted with Django's own adapters and converters, so the rows written here are
-exactly the ones the ORM would write and read back (tests/store/test_appenders.py compares them,
-statement by statement, on both databases). Statements go to the database the models' router
-names, as the ORM's would: writes and an action's read of its game row (`fetch_game(...,
-for_write=True)`) to `db_for_write`; other reads, the log's and the checkpoints' included, to
-`db_for_read`. (An action whose snapshot is stale replays the log from there: a router that
-sends reads to a lagging replica must send these to the primary too, or such an action is
-refused, after its retries, as a `concurrent_update`.) Parameters are named by column, never
-placed by position against a list kept elsewhere.
+Values are converted with Django's own adapters and converters (but for JSON on PostgreSQL:
+orjson's text, cast to jsonb), so the rows written here are exactly the ones the ORM would write
+and read back (tests/store/test_appenders.py compares them, statement by statement, on both
+databases). Statements go to the database the models' router names, as the ORM's would: writes
+and an action's read of its game row (`fetch_game(..., for_write=True)`) to `db_for_write`;
+other reads, the log's and the checkpoints' included, to `db_for_read`. (An action whose
+snapshot is stale replays the log from there: a router that sends reads to a lagging replica
+must send these to the primary too, or such an action is refused, after its retries, as a
+`concurrent_update`.) Parameters are named by column, never placed by position against a list
+kept elsewhere (PostgreSQL's append derives its positional parameters from the names in its SQL:
+`_positional`).
 """
 
 from __future__ import annotations
 
 import functools
+import re
 import uuid
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
@@ -41,8 +44,10 @@ from games.models import Game, GameCheckpoint, GameEvent, Seat
 _GAME_FIELDS: list[Field[Any, Any]] = list(Game._meta.concrete_fields)
 _GAME_ATTNAMES = [field.attname for field in _GAME_FIELDS]
 _EVENT_COLUMNS = ("game", "sequence", "type", "schema_version", "payload", "created_at")
-#: An event's own values, with their PostgreSQL types (for a VALUES list of parameters).
+#: An event's own values, with their PostgreSQL types (the append's `jsonb_to_recordset`).
 _EVENT_VALUES = {"sequence": "integer", "type": "varchar", "schema_version": "smallint"}
+#: The game's JSON columns an append sets (PostgreSQL: from JSON text, cast to jsonb).
+_JSON_COLUMNS = frozenset({"totals", "winners"})
 #: Rows per INSERT: SQLite accepts 999 parameters per statement, six per event.
 _EVENTS_PER_INSERT = 150
 #: Checkpoint rows per INSERT (three parameters each).
@@ -156,10 +161,16 @@ def _lock_sql() -> str:
 
 
 @functools.cache
-def _move_sql(columns: tuple[str, ...], checks_token: bool) -> str:
-    """UPDATE the game row's `columns` (each set from the parameter of its name) if the game is
-    at `from_version` (and, `checks_token`, the seat `seat` has the token `token_hash`)."""
-    assignments = ", ".join(f"{_quoted(Game, name)} = %({name})s" for name in columns)
+def _move_sql(
+    columns: tuple[str, ...], checks_token: bool, json_columns: frozenset[str] = frozenset()
+) -> str:
+    """UPDATE the game row's `columns` (each set from the parameter of its name, cast to jsonb
+    for those in `json_columns`: JSON text) if the game is at `from_version` (and,
+    `checks_token`, the seat `seat` has the token `token_hash`)."""
+    assignments = ", ".join(
+        f"{_quoted(Game, name)} = %({name})s" + ("::jsonb" if name in json_columns else "")
+        for name in columns
+    )
     game, seats = _quoted(Game), _quoted(Seat)
     token = (
         f" AND EXISTS (SELECT 1 FROM {seats} WHERE {seats}.{_quoted(Seat, 'game')} = "
@@ -175,57 +186,65 @@ def _move_sql(columns: tuple[str, ...], checks_token: bool) -> str:
 
 @functools.cache
 def _move_and_insert_sql(
-    columns: tuple[str, ...], rows: int, checks_token: bool, letters: int = 0
-) -> str:
+    columns: tuple[str, ...], checks_token: bool, letters: bool = False
+) -> tuple[str, tuple[str, ...]]:
     """PostgreSQL: the UPDATE that checks the version, and the INSERT of the events only if it
     matched, as one statement (atomic on its own), which also notifies `NOTIFY_CHANNEL` (sent
-    when, and only if, the write commits). Event `i`'s values are the parameters
-    `e{i}_sequence`, `e{i}_type`, `e{i}_schema_version` and `e{i}_payload`; with `letters`,
-    the inbox entries go in the same statement (`_letters_sql`)."""
-    id_column = _quoted(Game, "id")
+    when, and only if, the write commits); with `letters`, the inbox entries go in the same
+    statement (`_letters_sql`). The events are one parameter, `events`: a JSON array of
+    `{sequence, type, schema_version, payload}` (`_events_json`), so that the statement's
+    parameters do not grow with its events (psycopg adapts 18 values, not 18 + 4 an event).
+    Answers the SQL with positional parameters and their names in order (`_positional`)."""
+    id_column, version = _quoted(Game, "id"), _quoted(Game, "version")
     names = [*_EVENT_VALUES, "payload"]
-    typed = {**_EVENT_VALUES, "payload": "jsonb"}
-    values = ", ".join(
-        "(" + ", ".join(f"%(e{row}_{name})s::{typed[name]}" for name in names) + ")"
-        for row in range(rows)
+    record = ", ".join(
+        f"{name} {kind}" for name, kind in {**_EVENT_VALUES, "payload": "jsonb"}.items()
     )
     told = " CROSS JOIN (SELECT count(*) FROM told) AS inbox_told" if letters else ""
-    return (
-        f"WITH moved AS ({_move_sql(columns, checks_token)} RETURNING {id_column}), "
+    update = _move_sql(columns, checks_token, json_columns=_JSON_COLUMNS)
+    return _positional(
+        f"WITH moved AS ({update} RETURNING {id_column}, {version}), "
         f"notified AS (SELECT pg_notify('{NOTIFY_CHANNEL}', "
-        f"moved.{id_column}::text || ' ' || %(version)s::text) FROM moved)"
-        f"{_letters_sql(letters)} "
+        f"moved.{id_column}::text || ' ' || moved.{version}::text) FROM moved)"
+        f"{_letters_sql() if letters else ''} "
         f"INSERT INTO {_quoted(GameEvent)} "
         f"({', '.join(_quoted(GameEvent, name) for name in _EVENT_COLUMNS)}) "
         f"SELECT moved.{id_column}, {', '.join(f'e.{name}' for name in names)}, "
         f"%(created_at)s::timestamptz FROM moved CROSS JOIN notified{told} CROSS JOIN "
-        f"(VALUES {values}) AS e ({', '.join(names)})"
+        f"jsonb_to_recordset(%(events)s::jsonb) AS e ({record})"
     )
 
 
-def _letters_sql(letters: int) -> str:
-    """PostgreSQL: the CTEs that deliver `letters` inbox entries if the game moved, each
-    numbered after its account's last entry as `accounts.inbox.deliver` numbers them (several
-    to one account in their order), and notify `accounts.inbox.INBOX_CHANNEL` of each. Letter
-    `i` is the parameters `l{i}_handle` (the handle's key), `l{i}_type`, `l{i}_payload`."""
-    if not letters:
-        return ""
+def _letters_sql() -> str:
+    """PostgreSQL: the CTEs that deliver the inbox entries of the parameter `letters` (a JSON
+    array of `{handle, type, payload, n}`: the handle's key, `n` the letter's place) if the
+    game moved, each numbered after its account's last entry as `accounts.inbox.deliver`
+    numbers them (several to one account in their order), and notify
+    `accounts.inbox.INBOX_CHANNEL` of each."""
     entries, accounts = _quoted(InboxEntry), _quoted(Account)
-    values = ", ".join(
-        f"(%(l{i}_handle)s::varchar, %(l{i}_type)s::varchar, %(l{i}_payload)s::jsonb, {i})"
-        for i in range(letters)
-    )
     last = f"(SELECT MAX(x.sequence) FROM {entries} x WHERE x.account_id = a.id)"
     return (
         f", delivered AS (INSERT INTO {entries} (account_id, sequence, type, payload, created_at) "
         f"SELECT a.id, COALESCE({last}, 0) + row_number() OVER (PARTITION BY a.id ORDER BY l.n), "
-        f"l.type, l.payload, %(created_at)s::timestamptz FROM moved "
-        f"CROSS JOIN (VALUES {values}) AS l (handle, type, payload, n) "
+        f"l.type, l.payload, %(created_at)s::timestamptz FROM moved CROSS JOIN "
+        "jsonb_to_recordset(%(letters)s::jsonb) AS l (handle varchar, type varchar, "
+        "payload jsonb, n integer) "
         f"JOIN {accounts} a ON a.handle_key = l.handle AND a.deleted_at IS NULL "
         "RETURNING account_id, sequence), "
         f"told AS (SELECT pg_notify('{INBOX_CHANNEL}', account_id::text || ' ' || "
         "sequence::text) FROM delivered)"
     )
+
+
+_NAMED_PARAMETER = re.compile(r"%\((\w+)\)s")
+
+
+def _positional(sql: str) -> tuple[str, tuple[str, ...]]:
+    """`sql`'s named parameters (`%(name)s`) as positional ones (`%s`), and the names in the
+    order their values go: the statement is still written with names, while psycopg places
+    positional values without looking each name up per execution."""
+    names = tuple(_NAMED_PARAMETER.findall(sql))
+    return _NAMED_PARAMETER.sub("%s", sql), names
 
 
 # Values as the ORM converts them
@@ -419,30 +438,52 @@ def _append_postgresql(job: _Append) -> bool:
     inline = job.letters if settings.SKYJO_INBOX_IN_APPEND else ()
     later = () if inline else job.letters
     single = len(along) == len(job.events) and not job.checkpoints and not later
-    params = {**job.move, "created_at": job.created_at}
-    for row, event in enumerate(along):
-        params |= {
-            f"e{row}_sequence": job.from_version + 1 + row,
-            f"e{row}_type": event.type,
-            f"e{row}_schema_version": event.schema_version,
-            f"e{row}_payload": _json(event.payload),
-        }
-    for row, letter in enumerate(inline):
-        params |= {
-            f"l{row}_handle": handle_key(letter.handle),
-            f"l{row}_type": letter.type,
-            f"l{row}_payload": _json(letter.payload),
-        }
-    sql = _move_and_insert_sql(job.moved_columns, len(along), job.checks_token, len(inline))
+    values = {
+        **job.move,
+        "created_at": job.created_at,
+        "events": _events_json(job.from_version + 1, along),
+        "letters": _letters_json(inline),
+    }
+    sql, names = _move_and_insert_sql(job.moved_columns, job.checks_token, bool(inline))
     with nullcontext() if single else transaction.atomic(using=job.db.alias, savepoint=False):
         with job.db.cursor() as cursor:
-            cursor.execute(sql, params)
+            cursor.execute(sql, [values[name] for name in names])
             moved = cursor.rowcount == len(along)
         if moved and not single:
             _insert(job, job.from_version + 1 + len(along), job.events[len(along) :])
             _save_checkpoints(job.db, job.game, job.checkpoints)
             deliver(later)
     return moved
+
+
+def _events_json(first_sequence: int, events: Sequence[NewEvent]) -> str:
+    """PostgreSQL: `events` as the one JSON array parameter of the append's statement."""
+    return orjson.dumps(
+        [
+            {
+                "sequence": sequence,
+                "type": event.type,
+                "schema_version": event.schema_version,
+                "payload": event.payload,
+            }
+            for sequence, event in enumerate(events, start=first_sequence)
+        ]
+    ).decode()
+
+
+def _letters_json(letters: Sequence[Letter]) -> str:
+    """PostgreSQL: `letters` as the one JSON array parameter of the append's statement."""
+    return orjson.dumps(
+        [
+            {
+                "handle": handle_key(letter.handle),
+                "type": letter.type,
+                "payload": letter.payload,
+                "n": n,
+            }
+            for n, letter in enumerate(letters)
+        ]
+    ).decode()
 
 
 def _append_sqlite(job: _Append) -> bool:
@@ -573,7 +614,11 @@ def _from_json(value: Any) -> Any:
 
 
 def _json_column(name: str, value: Any, db: BaseDatabaseWrapper) -> Any:
-    """`value` for the game's JSON column `name`, adapted as the ORM adapts it (None: NULL)."""
+    """`value` for the game's JSON column `name`, adapted as the ORM adapts it (None: NULL).
+    PostgreSQL: JSON text instead (orjson's, cast to jsonb by the append's statement), which
+    psycopg passes as it is, where Django's `Jsonb` adapter runs the standard `json`."""
+    if db.vendor == "postgresql":
+        return None if value is None else _json(value)
     return Game._meta.get_field(name).get_db_prep_save(value, db)
 
 

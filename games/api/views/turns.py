@@ -22,9 +22,9 @@ from games.api.headers import (
 from games.api.inputs import (
     ACTION_DESCRIPTIONS,
     AnyActionSerializer,
-    EmptySerializer,
     PositionSerializer,
     action_component_name,
+    typed_action_body,
 )
 from games.api.schema import (
     ETAG,
@@ -129,9 +129,7 @@ class TypedActionView(ActionView):
     kind: ClassVar[str]
 
     def action_data(self, body: Any) -> dict[str, Any]:
-        form = (PositionSerializer if self.kind in POSITION_KINDS else EmptySerializer)(data=body)
-        form.is_valid(raise_exception=True)
-        return {"action": self.kind, **form.validated_data}
+        return {"action": self.kind, **typed_action_body(self.kind in POSITION_KINDS, body)}
 
 
 def action_segment(kind: str) -> str:
