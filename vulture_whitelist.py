@@ -49,6 +49,7 @@ from play.models import DeclineReason
 from ratings import apps as ratings_apps
 from ratings import reading as ratings_reading
 from ratings.models import LadderEntry, RatedGame
+from skyjo_service import asgi
 from skyjo_service.env import env_bool, env_float, env_int, env_list
 
 # Named in skyjo_service/settings.py (INSTALLED_APPS, MIDDLEWARE, REST_FRAMEWORK,
@@ -139,3 +140,7 @@ ratings_reading.rating_history
 
 # `bench_load --profile`: settings.py names the middleware that profiles the server's requests.
 profiling.ProfileMiddleware
+
+# The stream tier (skyjo_service/asgi.py): Django reads a request's `urlconf` and a handler's
+# `request_class`; uvicorn loads `stream_tier` by name (skyjo_service/stream_tier.py).
+asgi.StreamTierRequest.urlconf, asgi.StreamTierHandler.request_class, asgi.stream_tier
