@@ -119,7 +119,7 @@ def run_manage(env: Mapping[str, str], *args: str, timeout: float = 300) -> None
 @dataclass(frozen=True)
 class RunningServer:
     url: str
-    pid: int  # gunicorn's master process; its workers are its children
+    pid: int  # the server's process (gunicorn's master: its workers are its children)
 
 
 @contextmanager
@@ -136,20 +136,8 @@ def running_server(
     """Run gunicorn until the block ends; yields it (base URL, pid) once it answers."""
     port = port or free_port()
     command = gunicorn_command(port, workers=workers, threads=threads, worker_class=worker_class)
-    process = subprocess.Popen(
-        command,
-        env=dict(env),
-        cwd=ROOT,
-        stdout=log or subprocess.DEVNULL,
-        stderr=log or subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    base_url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_ready(base_url, process, ready_timeout)
-        yield RunningServer(base_url, process.pid)
-    finally:
-        stop(process)
+    with _running(command, port, env, log, ready_timeout) as server:
+        yield server
 
 
 @contextmanager
@@ -164,6 +152,20 @@ def running_stream_tier(
     starts it) until the block ends; yields it once it answers."""
     port = port or free_port()
     command = [sys.executable, "-m", "skyjo_service.stream_tier", f"127.0.0.1:{port}"]
+    with _running(command, port, env, log, ready_timeout) as server:
+        yield server
+
+
+@contextmanager
+def _running(
+    command: list[str],
+    port: int,
+    env: Mapping[str, str],
+    log: IO[str] | None,
+    ready_timeout: float,
+) -> Iterator[RunningServer]:
+    """Run a server's `command` (listening on `port`) in a process group of its own until the
+    block ends, stopped gracefully; yields it once it answers."""
     process = subprocess.Popen(
         command,
         env=dict(env),
